@@ -1,0 +1,109 @@
+/**
+ * The currencies the platform keeps balances in (spec section 3, Currency: iso_code, symbol,
+ * rate, display name). `rate` is units of the currency per 1 USD, used for display conversions
+ * and the live estimate; `decimals` is the size of the minor unit the ledger counts in.
+ */
+import * as v from 'valibot';
+
+export const CurrencySchema = v.object({
+  iso_code: v.string(),
+  symbol: v.string(),
+  rate: v.number(),
+  name: v.string(),
+  decimals: v.number(),
+  kind: v.picklist(['fiat', 'crypto']),
+  /** Largest single bet in this currency, in whole units. */
+  max_bet: v.number(),
+});
+export type Currency = v.InferOutput<typeof CurrencySchema>;
+
+const fiat = (iso_code: string, symbol: string, rate: number, name: string, max_bet = 5000 * rate): Currency => ({
+  iso_code,
+  symbol,
+  rate,
+  name,
+  decimals: 2,
+  kind: 'fiat',
+  max_bet: roundBet(max_bet),
+});
+const crypto = (iso_code: string, symbol: string, rate: number, name: string): Currency => ({
+  iso_code,
+  symbol,
+  rate,
+  name,
+  decimals: 8,
+  kind: 'crypto',
+  max_bet: roundBet(5000 * rate),
+});
+function roundBet(x: number): number {
+  if (x < 1) return Number(x.toPrecision(2));
+  const p = 10 ** Math.max(0, Math.floor(Math.log10(x)) - 1);
+  return Math.round(x / p) * p;
+}
+
+export const CURRENCIES: readonly Currency[] = [
+  fiat('USD', '$', 1, 'US Dollar'),
+  fiat('EUR', '€', 0.92, 'Euro'),
+  fiat('GBP', '£', 0.79, 'British Pound'),
+  fiat('JPY', '¥', 151.2, 'Japanese Yen'),
+  fiat('CHF', 'CHF', 0.88, 'Swiss Franc'),
+  fiat('CAD', 'C$', 1.37, 'Canadian Dollar'),
+  fiat('AUD', 'A$', 1.52, 'Australian Dollar'),
+  fiat('NZD', 'NZ$', 1.66, 'New Zealand Dollar'),
+  fiat('CNY', '¥', 7.24, 'Chinese Yuan'),
+  fiat('HKD', 'HK$', 7.82, 'Hong Kong Dollar'),
+  fiat('SGD', 'S$', 1.34, 'Singapore Dollar'),
+  fiat('SEK', 'kr', 10.6, 'Swedish Krona'),
+  fiat('NOK', 'kr', 10.9, 'Norwegian Krone'),
+  fiat('DKK', 'kr', 6.87, 'Danish Krone'),
+  fiat('PLN', 'zł', 3.98, 'Polish Zloty'),
+  fiat('CZK', 'Kč', 23.1, 'Czech Koruna'),
+  fiat('HUF', 'Ft', 362, 'Hungarian Forint'),
+  fiat('RUB', '₽', 92.5, 'Russian Ruble'),
+  fiat('UAH', '₴', 41.2, 'Ukrainian Hryvnia'),
+  fiat('KZT', '₸', 478, 'Kazakhstani Tenge'),
+  fiat('TRY', '₺', 34.2, 'Turkish Lira'),
+  fiat('INR', '₹', 83.4, 'Indian Rupee'),
+  fiat('IDR', 'Rp', 15850, 'Indonesian Rupiah'),
+  fiat('THB', '฿', 35.9, 'Thai Baht'),
+  fiat('MYR', 'RM', 4.7, 'Malaysian Ringgit'),
+  fiat('PHP', '₱', 56.8, 'Philippine Peso'),
+  fiat('VND', '₫', 25300, 'Vietnamese Dong'),
+  fiat('KRW', '₩', 1370, 'South Korean Won'),
+  fiat('BRL', 'R$', 5.45, 'Brazilian Real'),
+  fiat('MXN', 'MX$', 17.9, 'Mexican Peso'),
+  fiat('ARS', 'AR$', 915, 'Argentine Peso'),
+  fiat('CLP', 'CLP$', 935, 'Chilean Peso'),
+  fiat('COP', 'COL$', 3950, 'Colombian Peso'),
+  fiat('PEN', 'S/', 3.74, 'Peruvian Sol'),
+  fiat('ZAR', 'R', 18.3, 'South African Rand'),
+  fiat('NGN', '₦', 1480, 'Nigerian Naira'),
+  fiat('EGP', 'E£', 48.3, 'Egyptian Pound'),
+  fiat('AED', 'AED', 3.67, 'UAE Dirham'),
+  fiat('SAR', 'SAR', 3.75, 'Saudi Riyal'),
+  fiat('ILS', '₪', 3.7, 'Israeli Shekel'),
+  fiat('GEL', '₾', 2.7, 'Georgian Lari'),
+  fiat('AZN', '₼', 1.7, 'Azerbaijani Manat'),
+  fiat('UZS', 'soʻm', 12650, 'Uzbekistani Som'),
+  crypto('USDT', '₮', 1, 'Tether USD'),
+  crypto('BTC', '₿', 0.0000155, 'Bitcoin'),
+  crypto('ETH', 'Ξ', 0.00029, 'Ethereum'),
+];
+
+export const CURRENCY_CODES = CURRENCIES.map((c) => c.iso_code);
+const byCode = new Map(CURRENCIES.map((c) => [c.iso_code, c]));
+
+export function findCurrency(code: string): Currency | undefined {
+  return byCode.get(code.toUpperCase());
+}
+
+export const CurrencyCodeSchema = v.pipe(
+  v.string('Currency must be a string'),
+  v.trim(),
+  v.toUpperCase(),
+  v.check((c) => byCode.has(c), 'Unknown currency'),
+);
+
+/** Demo balance every new account and every demo reset gets, in whole units of the currency. */
+export const DEMO_BALANCE_UNITS = 10_000;
+export const DEFAULT_CURRENCY = 'USD';

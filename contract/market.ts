@@ -1,0 +1,47 @@
+/**
+ * Market data shapes (spec section 3, Trading pair and Candle; section 7, live socket).
+ */
+import * as v from 'valibot';
+import { TimeframeSchema } from './user';
+
+export const PAIR_CATEGORIES = ['forex', 'crypto', 'stocks', 'commodities'] as const;
+export const PairCategorySchema = v.picklist(PAIR_CATEGORIES);
+export type PairCategory = v.InferOutput<typeof PairCategorySchema>;
+
+export const PairSchema = v.object({
+  pair_code: v.string(),
+  pair_human_code: v.string(),
+  category: PairCategorySchema,
+  /** A pair is active unless this is explicitly false. */
+  is_active: v.optional(v.boolean()),
+  /** Payout on a win as a fraction of the stake (0.82 = 82 %). */
+  payout_rate: v.number(),
+  /** Digits after the decimal point the price is quoted with. */
+  precision: v.number(),
+  timeframes: v.array(TimeframeSchema),
+  /** Relative path under the API base (or an absolute http(s) URL). */
+  logo: v.string(),
+});
+export type Pair = v.InferOutput<typeof PairSchema>;
+
+export const CandleSchema = v.object({
+  pair_code: v.string(),
+  timeframe: TimeframeSchema,
+  /** Bucket start, unix seconds. */
+  timestamp: v.number(),
+  open: v.number(),
+  high: v.number(),
+  low: v.number(),
+  close: v.number(),
+  volume: v.number(),
+});
+export type Candle = v.InferOutput<typeof CandleSchema>;
+
+export const RateSchema = v.object({ pair_code: v.string(), current_price: v.number() });
+export type Rate = v.InferOutput<typeof RateSchema>;
+
+/** Pair logo address rule (spec section 3): absolute http(s) as is, otherwise prefixed with the API base. */
+export function pairLogoUrl(logo: string, apiBase: string): string {
+  if (/^https?:\/\//i.test(logo)) return logo;
+  return apiBase.replace(/\/$/, '') + '/' + logo.replace(/^\//, '');
+}

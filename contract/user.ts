@@ -1,0 +1,82 @@
+/**
+ * The user as the SPA sees it (spec section 3, User) and the front settings it saves.
+ * Amounts on the wire are decimal numbers with the currency's decimals; the ledger behind
+ * them counts integer minor units (see money.ts).
+ */
+import * as v from 'valibot';
+import { CurrencyCodeSchema } from './currencies';
+
+export const BALANCE_TYPES = ['RealBalance', 'DemoBalance'] as const;
+export const BalanceTypeSchema = v.picklist(BALANCE_TYPES, 'Balance type must be RealBalance or DemoBalance');
+export type BalanceType = v.InferOutput<typeof BalanceTypeSchema>;
+
+export const LANGUAGES = ['en', 'ru', 'es'] as const;
+export const LanguageSchema = v.picklist(LANGUAGES, 'Language must be en, ru or es');
+export type Language = v.InferOutput<typeof LanguageSchema>;
+
+export const THEMES = ['dark', 'light', 'auto'] as const;
+export const ThemeSchema = v.picklist(THEMES, 'Theme must be dark, light or auto');
+export type ThemeSetting = v.InferOutput<typeof ThemeSchema>;
+
+export const TIMEFRAMES = ['5s', '15s', '30s', '1m', '5m', '15m', '1h'] as const;
+export const TimeframeSchema = v.picklist(TIMEFRAMES, 'Unknown timeframe');
+export type Timeframe = v.InferOutput<typeof TimeframeSchema>;
+export const TIMEFRAME_SECONDS: Record<Timeframe, number> = {
+  '5s': 5,
+  '15s': 15,
+  '30s': 30,
+  '1m': 60,
+  '5m': 300,
+  '15m': 900,
+  '1h': 3600,
+};
+
+export const BalanceEntrySchema = v.object({
+  RealBalance: v.number(),
+  DemoBalance: v.number(),
+});
+export type BalanceEntry = v.InferOutput<typeof BalanceEntrySchema>;
+
+/** Map by currency code of {RealBalance, DemoBalance}. */
+export const BalancesSchema = v.record(v.string(), BalanceEntrySchema);
+export type Balances = v.InferOutput<typeof BalancesSchema>;
+
+export const FrontSettingsSchema = v.object({
+  avatar_url: v.nullable(v.string()),
+  currentPair: v.nullable(v.string()),
+  currentTimeframe: v.nullable(v.string()),
+  balance_type: v.nullable(BalanceTypeSchema),
+  current_currency: v.nullable(v.string()),
+  language: v.nullable(LanguageSchema),
+  theme: v.nullable(ThemeSchema),
+});
+export type FrontSettings = v.InferOutput<typeof FrontSettingsSchema>;
+
+export const UserSchema = v.object({
+  user_id: v.number(),
+  username: v.string(),
+  email: v.string(),
+  email_verified: v.boolean(),
+  two_factor_enabled: v.boolean(),
+  balances: BalancesSchema,
+  front_settings: FrontSettingsSchema,
+  created_at: v.number(),
+});
+export type User = v.InferOutput<typeof UserSchema>;
+
+/** PATCH (or POST) /api/v2/profile/front-settings: one or more of the keys. */
+export const FrontSettingsUpdateSchema = v.pipe(
+  v.strictObject(
+    {
+      currentPair: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(32))),
+      currentTimeframe: v.optional(TimeframeSchema),
+      balance_type: v.optional(BalanceTypeSchema),
+      current_currency: v.optional(CurrencyCodeSchema),
+      language: v.optional(LanguageSchema),
+      theme: v.optional(ThemeSchema),
+    },
+    'Unknown setting',
+  ),
+  v.check((o) => Object.keys(o).length > 0, 'At least one setting is required'),
+);
+export type FrontSettingsUpdate = v.InferOutput<typeof FrontSettingsUpdateSchema>;

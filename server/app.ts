@@ -1,0 +1,175 @@
+/**
+ * Builds the server without listening: Fastify with its plugins, the envelope error handler,
+ * every area module's routes, socket.io on the same HTTP server (websocket transport only),
+ * the event dispatcher and the built SPA with a history fallback. `main.ts` listens; tests
+ * build one on an ephemeral port with a temp DATA_DIR.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { Server as SocketServer } from 'socket.io';
+import type { Config } from './config';
+import { loadSecrets } from './secrets';
+import { openDatabase, transaction } from './db';
+import { EventDispatcher } from './domain/events';
+import { AccessTokens } from './domain/auth/tokens';
+import type { AppContext, ServerModule } from './context';
+import { HttpError } from './http/errors';
+import { fail, ErrorText } from '../contract/envelope';
+import { defaultModules } from './modules';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+export interface BuildOptions {
+  modules?: ServerModule[];
+  now?: () => number;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    // Same as Fastify's default, stated so the envelope handler sees JSON errors it can map.
+    return503OnClosing: true,
+  });
+  const secrets = loadSecrets(config);
+  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'));
+  const now = options.now ?? (() => Date.now());
+
+  const ctx: AppContext = {
+    config,
+    secrets,
+    db,
+    log: app.log,
+    events,
+    tokens: new AccessTokens(secrets.jwtSecret, config.accessTokenTtl),
+    now,
+    tx: async (fn) => {
+      const result = await transaction(db, fn);
+      void events.poke();
+      return result;
+    },
+    isSessionActive: async () => true,
+    publicUrl: () => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${listeningPort(app, config)}`,
+    io: null,
+    services: {},
+  };
+
+  app.decorateRequest('auth', null);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.env === 'production',
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new HttpError(429, ErrorText.tooManyRequests),
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send(fail(error.message, error.details));
+    }
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return reply.status(status).send(fail(clientErrorText(error as FastifyError, status)));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(fail(ErrorText.internal));
+  });
+
+  const modules = options.modules ?? defaultModules();
+  for (const m of modules) await m.init?.(ctx);
+  for (const m of modules) {
+    if (m.routes) await app.register(async (scope) => m.routes!(scope, ctx), { prefix: '' });
+  }
+
+  // Static files: the built SPA when it exists, and public/ (logos, payment-method images) always.
+  const distDir = config.distDir;
+  const hasDist = fs.existsSync(path.join(distDir, 'index.html'));
+  if (hasDist) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  } else {
+    await app.register(fastifyStatic, { root: path.resolve('public'), wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    const isApi = url.startsWith('/api/') || url.startsWith('/socket.io');
+    if (request.method === 'GET' && !isApi && hasDist && !path.extname(url)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
+    }
+    return reply.status(404).send(fail(ErrorText.notFound));
+  });
+
+  const io = new SocketServer(app.server, {
+    transports: ['websocket'],
+    serveClient: false,
+    maxHttpBufferSize: 64 * 1024,
+    pingInterval: 25_000,
+    pingTimeout: 20_000,
+  });
+  ctx.io = io;
+  for (const m of modules) m.socket?.(io, ctx);
+
+  app.addHook('onListen', async () => {
+    await events.start();
+    for (const m of modules) await m.start?.(ctx);
+  });
+  app.addHook('onClose', async () => {
+    for (const m of [...modules].reverse()) await m.stop?.(ctx);
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await events.stop();
+    await db.destroy();
+  });
+
+  await app.ready();
+  return { app, ctx };
+}
+
+function listeningPort(app: FastifyInstance, config: Config): number {
+  const addr = app.server.address();
+  if (addr && typeof addr === 'object') return addr.port;
+  return config.port;
+}
+
+function clientErrorText(error: FastifyError, status: number): string {
+  const code = error.code ?? '';
+  if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') return ErrorText.payloadTooLarge;
+  if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return ErrorText.unsupportedMediaType;
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'Request body must be a JSON object';
+  if (error instanceof SyntaxError || /JSON/i.test(code) || /JSON/.test(error.message)) return ErrorText.malformedJson;
+  if (status === 404) return ErrorText.notFound;
+  if (status === 429) return ErrorText.tooManyRequests;
+  return error.message || ErrorText.requestFailed;
+}

@@ -1,0 +1,121 @@
+/**
+ * Server configuration from the environment, validated with valibot. Every setting has a
+ * default that works on a fresh machine; a bad value stops the server with a clear message.
+ */
+import * as v from 'valibot';
+import path from 'node:path';
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min),
+      v.maxValue(max),
+    ),
+    String(def),
+  );
+const bool = (def: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0', 'yes', 'no']),
+      v.transform((s) => s === 'true' || s === '1' || s === 'yes'),
+    ),
+    def ? 'true' : 'false',
+  );
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
+  HOST: v.optional(v.string(), '127.0.0.1'),
+  PORT: int(3000, 0, 65535),
+  /** Address the server is reached at from a browser (links in emails, sandbox checkout, admin links). */
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('PUBLIC_URL must be a URL'))),
+  DATA_DIR: v.optional(v.string(), './data'),
+  /** Where the built SPA lives; the server serves it with a history fallback. */
+  DIST_DIR: v.optional(v.string(), './dist'),
+  /** HMAC secret for access tokens; generated and kept in DATA_DIR when not set. */
+  JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'JWT_SECRET must be at least 32 characters'))),
+  ACCESS_TOKEN_TTL_SECONDS: int(900, 30),
+  REFRESH_TOKEN_TTL_SECONDS: int(30 * 24 * 3600, 60),
+  ADMIN_TOKEN_TTL_SECONDS: int(300, 10),
+  SMTP_URL: v.optional(v.string()),
+  MAIL_FROM: v.optional(v.string(), 'TradeTerminal <no-reply@tradeterminal.local>'),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'warn'),
+  /** Turn the rate limits off (only for load tests on a private machine). */
+  RATE_LIMIT: bool(true),
+  /** Seed of the market simulator; the same seed gives the same prices. */
+  SIM_SEED: int(20261122),
+  /** Ticks per second per pair of the simulator. */
+  SIM_TICKS_PER_SECOND: int(4, 1, 50),
+  /** Hours of raw ticks kept (ticks needed by open orders are always kept). */
+  TICK_RETENTION_HOURS: int(6, 1),
+  /** Seconds the built-in simulated chain takes to confirm a crypto deposit. */
+  CRYPTO_CONFIRM_DELAY_SECONDS: int(20, 0),
+  /** HMAC secret of the payment-link provider's webhook; generated and kept in DATA_DIR when not set. */
+  OXAPAY_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
+  /** Telegram Bot API token; without it messages go to the outbox. */
+  TELEGRAM_BOT_TOKEN: v.optional(v.string()),
+  TELEGRAM_BOT_NAME: v.optional(v.string(), 'TradeTerminalBot'),
+  /** Create the demo login on first start. */
+  SEED_DEMO_USER: bool(true),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  dataDir: string;
+  distDir: string;
+  jwtSecret: string | undefined;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  adminTokenTtl: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: string;
+  rateLimit: boolean;
+  simSeed: number;
+  simTicksPerSecond: number;
+  tickRetentionHours: number;
+  cryptoConfirmDelaySeconds: number;
+  oxapayWebhookSecret: string | undefined;
+  telegramBotToken: string | undefined;
+  telegramBotName: string;
+  seedDemoUser: boolean;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, val]) => val !== undefined && val !== ''));
+  const result = v.safeParse(EnvSchema, input);
+  if (!result.success) {
+    const lines = result.issues.map((i) => `  ${v.getDotPath(i) ?? '?'}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.output;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    distDir: path.resolve(e.DIST_DIR),
+    jwtSecret: e.JWT_SECRET,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL_SECONDS,
+    adminTokenTtl: e.ADMIN_TOKEN_TTL_SECONDS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    rateLimit: e.RATE_LIMIT,
+    simSeed: e.SIM_SEED,
+    simTicksPerSecond: e.SIM_TICKS_PER_SECOND,
+    tickRetentionHours: e.TICK_RETENTION_HOURS,
+    cryptoConfirmDelaySeconds: e.CRYPTO_CONFIRM_DELAY_SECONDS,
+    oxapayWebhookSecret: e.OXAPAY_WEBHOOK_SECRET,
+    telegramBotToken: e.TELEGRAM_BOT_TOKEN,
+    telegramBotName: e.TELEGRAM_BOT_NAME,
+    seedDemoUser: e.SEED_DEMO_USER,
+  };
+}

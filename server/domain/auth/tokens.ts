@@ -1,0 +1,67 @@
+/**
+ * Access tokens: short-lived HS256 JWTs (jose). Claims: sub = user id, st = session type
+ * (user | admin), fam = the refresh-token family the session belongs to (so logout and reuse
+ * detection can end it). Refresh tokens are opaque random strings kept hashed in the database
+ * (see refresh.ts), never JWTs.
+ */
+import { SignJWT, jwtVerify } from 'jose';
+
+export type SessionType = 'user' | 'admin';
+
+export interface AccessClaims {
+  userId: number;
+  sessionType: SessionType;
+  family: string;
+}
+
+const ISSUER = 'tradeterminal';
+const AUDIENCE = 'tradeterminal-api';
+
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(claims: AccessClaims, now = Date.now()): Promise<string> {
+    const iat = Math.floor(now / 1000);
+    return new SignJWT({ st: claims.sessionType, fam: claims.family })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(claims.userId))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid, unexpired token, or null for anything else. */
+  async verify(token: string, now = Date.now()): Promise<AccessClaims | null> {
+    if (!token || token.length > 4096) return null;
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: new Date(now),
+      });
+      const userId = Number(payload.sub);
+      const st = payload.st;
+      const fam = payload.fam;
+      if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+      if (st !== 'user' && st !== 'admin') return null;
+      if (typeof fam !== 'string') return null;
+      return { userId, sessionType: st, family: fam };
+    } catch {
+      return null;
+    }
+  }
+
+  get ttl(): number {
+    return this.ttlSeconds;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Domain events through a transactional outbox.
+ *
+ * `recordEvent` writes an event row inside the same database transaction as the change it
+ * describes, so an event exists exactly when its change committed. The `EventDispatcher` reads
+ * new rows (on a poke after each commit in this process, and on a short poll for changes made
+ * by another process such as the operator CLI) and hands them to in-process listeners: the
+ * socket layer pushes update_balances / payment_status_update, the Telegram notifier sends
+ * messages. Listeners must be idempotent enough to tolerate a redelivery after a restart.
+ */
+import type { DB, Trx } from '../db';
+
+export interface DomainEventMap {
+  'balances.changed': { kind: string };
+  'payment.status': { transaction_id: number; status: string; transaction_type: string };
+  'order.opened': { order_id: number };
+  'order.settled': { order_id: number; result: 'won' | 'lost' | 'tie' | 'closed'; payout: number; currency: string };
+  'document.status': { document_id: number; status: string };
+  'telegram.linked': { telegram_id: string | null };
+}
+export type DomainEventType = keyof DomainEventMap;
+
+export interface DomainEvent<T extends DomainEventType = DomainEventType> {
+  id: number;
+  type: T;
+  userId: number | null;
+  payload: DomainEventMap[T];
+  createdAt: number;
+}
+
+export async function recordEvent<T extends DomainEventType>(
+  trx: Trx,
+  type: T,
+  userId: number | null,
+  payload: DomainEventMap[T],
+  now = Date.now(),
+): Promise<void> {
+  await trx
+    .insertInto('domain_events')
+    .values({ type, user_id: userId, payload: JSON.stringify(payload), created_at: now })
+    .execute();
+}
+
+type Listener = (event: DomainEvent) => void | Promise<void>;
+
+export class EventDispatcher {
+  private cursor = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly pollMs = 250,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  /** Start after the newest existing event: events from before this start are not replayed. */
+  async start(): Promise<void> {
+    const row = await this.db
+      .selectFrom('domain_events')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
+    this.cursor = Number(row?.max ?? 0);
+    this.timer = setInterval(() => this.poke(), this.pollMs);
+    this.timer.unref();
+  }
+
+  on<T extends DomainEventType>(type: T, listener: (event: DomainEvent<T>) => void | Promise<void>): () => void {
+    const set = this.listeners.get(type) ?? new Set();
+    set.add(listener as Listener);
+    this.listeners.set(type, set);
+    return () => set.delete(listener as Listener);
+  }
+
+  /** Deliver whatever is new now; calls during a delivery run once more after it. */
+  poke(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        void this.poke();
+      }
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('domain_events')
+        .selectAll()
+        .where('id', '>', this.cursor)
+        .orderBy('id')
+        .limit(500)
+        .execute();
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        this.cursor = row.id;
+        const event: DomainEvent = {
+          id: row.id,
+          type: row.type as DomainEventType,
+          userId: row.user_id,
+          payload: JSON.parse(row.payload),
+          createdAt: Number(row.created_at),
+        };
+        for (const l of this.listeners.get(row.type) ?? []) {
+          try {
+            await l(event);
+          } catch (err) {
+            this.onError(err);
+          }
+        }
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Drop delivered events older than `maxAgeMs`. */
+  async prune(maxAgeMs: number, now = Date.now()): Promise<void> {
+    await this.db
+      .deleteFrom('domain_events')
+      .where('created_at', '<', now - maxAgeMs)
+      .where('id', '<=', this.cursor)
+      .execute();
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Starts the server: reads the configuration, builds the app, listens on one port (SPA, REST
+ * API and socket.io), prints the address and the demo login, and shuts down cleanly on
+ * SIGINT/SIGTERM.
+ */
+import { loadConfig } from './config';
+import { buildApp } from './app';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  const { app, ctx } = await buildApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const url = ctx.publicUrl();
+  const banner = [
+    '',
+    `  TradeTerminal is running at ${url}`,
+    ...(ctx.services.demoLogin
+      ? [`  Demo login: ${(ctx.services.demoLogin as { username: string; password: string }).username} / ${(ctx.services.demoLogin as { username: string; password: string }).password}`]
+      : []),
+    `  Data directory: ${config.dataDir}`,
+    '',
+  ];
+  console.log(banner.join('\n'));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (err) {
+      console.error(err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The SPA build. In dev (`npm run dev`) Vite serves on 5173 and proxies the API, the
+// socket and the static images to the server on API_PORT (default 3001).
+const apiPort = Number(process.env.API_PORT ?? 3001);
+const target = `http://127.0.0.1:${apiPort}`;
+
+export default defineConfig({
+  plugins: [react()],
+  publicDir: 'public',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 900,
+  },
+  server: {
+    port: 5173,
+    strictPort: false,
+    proxy: {
+      '/api': { target, changeOrigin: true },
+      '/socket.io': { target, ws: true, changeOrigin: true },
+      '/checkout': { target, changeOrigin: true },
+      '/uploads': { target, changeOrigin: true },
+    },
+  },
+});
