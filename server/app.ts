@@ -19,6 +19,7 @@ import { AccessTokens } from './domain/auth/tokens';
 import type { AppContext, ServerModule } from './context';
 import { HttpError } from './http/errors';
 import { fail, ErrorText } from '../contract/envelope';
+import type { PriceFeed } from './domain/market/types';
 import { defaultModules } from './modules';
 
 export interface BuiltApp {
@@ -29,6 +30,8 @@ export interface BuiltApp {
 export interface BuildOptions {
   modules?: ServerModule[];
   now?: () => number;
+  /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
+  marketFeed?: PriceFeed;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -60,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     isSessionActive: async () => true,
     publicUrl: () => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${listeningPort(app, config)}`,
     io: null,
-    services: {},
+    services: options.marketFeed ? { marketFeed: options.marketFeed } : {},
   };
 
   app.decorateRequest('auth', null);

@@ -1,0 +1,40 @@
+/**
+ * The market service other areas use (orders settle against it; the socket broadcasts it).
+ * The embedded implementation is the seeded simulator (simulator.ts); a real feed implements
+ * `PriceFeed` and plugs into the same service.
+ */
+import type { Candle, Pair } from '../../../contract/market';
+import type { Timeframe } from '../../../contract/user';
+
+/** One price observation of one pair. `seq` increases by one per tick per pair, never reused. */
+export interface Tick {
+  pair_code: string;
+  seq: number;
+  /** Milliseconds since the epoch. */
+  time: number;
+  price: number;
+}
+
+/** A source of ticks: the simulator, or an adapter over a real market-data feed. */
+export interface PriceFeed {
+  start(onTick: (tick: Tick) => void): void;
+  stop(): void;
+}
+
+export interface MarketService {
+  /** Every pair of the catalogue (inactive ones carry is_active: false). */
+  listPairs(): Pair[];
+  getPair(pairCode: string): Pair | undefined;
+  /** The newest tick seen for the pair, or undefined before the first one. */
+  latestTick(pairCode: string): Tick | undefined;
+  /** The last tick with time <= timeMs (memory first, then the persisted tick log). */
+  tickAtOrBefore(pairCode: string, timeMs: number): Promise<Tick | undefined>;
+  /** Ticks with fromMs <= time <= toMs, oldest first. */
+  ticksBetween(pairCode: string, fromMs: number, toMs: number): Promise<Tick[]>;
+  /** Annualised volatility (sigma) of the pair, as used by the simulator and the early-close pricing. */
+  volatility(pairCode: string): number;
+  /** Latest candles of one pair and timeframe, oldest first, at most `limit` (<= 1000). */
+  candles(pairCode: string, timeframe: Timeframe, limit: number): Promise<Candle[]>;
+  /** Subscribe to every tick as it arrives; returns the unsubscribe function. */
+  onTick(listener: (tick: Tick) => void): () => void;
+}
