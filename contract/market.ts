@@ -45,3 +45,24 @@ export function pairLogoUrl(logo: string, apiBase: string): string {
   if (/^https?:\/\//i.test(logo)) return logo;
   return apiBase.replace(/\/$/, '') + '/' + logo.replace(/^\//, '');
 }
+
+/** GET /api/v2/candles query: one series, at most 1000 candles (default 1000). */
+export const CandlesQuerySchema = v.object({
+  pair_code: v.pipe(v.string('pair_code is required'), v.minLength(1, 'pair_code is required'), v.maxLength(32, 'pair_code must be at most 32 characters')),
+  timeframe: TimeframeSchema,
+  limit: v.optional(
+    v.pipe(
+      v.string('limit must be a whole number'),
+      v.regex(/^\d{1,4}$/, 'limit must be a whole number from 1 to 1000'),
+      v.transform(Number),
+      v.minValue(1, 'limit must be a whole number from 1 to 1000'),
+      v.maxValue(1000, 'limit must be a whole number from 1 to 1000'),
+    ),
+    '1000',
+  ),
+});
+export type CandlesQuery = v.InferOutput<typeof CandlesQuerySchema>;
+
+/** GET /api/v2/pairs and GET /api/v2/candles response data. */
+export const PairsResponseSchema = v.object({ pairs: v.array(PairSchema) });
+export const CandlesResponseSchema = v.object({ candles: v.array(CandleSchema) });

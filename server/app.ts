@@ -46,6 +46,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
   const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'));
   const now = options.now ?? (() => Date.now());
+  let markStarted: () => void = () => undefined;
+  let markFailed: (err: unknown) => void = () => undefined;
+  const started = new Promise<void>((resolve, reject) => {
+    markStarted = resolve;
+    markFailed = reject;
+  });
+  started.catch(() => undefined);
 
   const ctx: AppContext = {
     config,
@@ -63,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     isSessionActive: async () => true,
     publicUrl: () => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${listeningPort(app, config)}`,
     io: null,
+    whenStarted: () => started,
     services: options.marketFeed ? { marketFeed: options.marketFeed } : {},
   };
 
@@ -145,9 +153,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   ctx.io = io;
   for (const m of modules) m.socket?.(io, ctx);
 
+  // Fastify resolves listen() before onListen hooks finish: callers that need the background
+  // jobs running (tests, the banner) await ctx.whenStarted().
   app.addHook('onListen', async () => {
-    await events.start();
-    for (const m of modules) await m.start?.(ctx);
+    try {
+      await events.start();
+      for (const m of modules) await m.start?.(ctx);
+      markStarted();
+    } catch (err) {
+      markFailed(err);
+      throw err;
+    }
   });
   app.addHook('onClose', async () => {
     for (const m of [...modules].reverse()) await m.stop?.(ctx);

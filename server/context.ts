@@ -32,6 +32,8 @@ export interface AppContext {
   publicUrl: () => string;
   io: SocketServer | null;
   services: Services;
+  /** Resolves once every module's background jobs have started (after listen). */
+  whenStarted: () => Promise<void>;
 }
 
 /** An area of the server: its services, routes, socket handlers and background jobs. */

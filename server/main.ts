@@ -16,6 +16,7 @@ async function main() {
   }
   const { app, ctx } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
+  await ctx.whenStarted();
   const url = ctx.publicUrl();
   const banner = [
     '',

@@ -1,7 +1,12 @@
 /** The server's area modules, in start order. */
 import type { ServerModule } from './context';
 import { coreModule } from './routes/core';
+import { authModule } from './routes/auth';
+import { settingsModule } from './routes/settings';
+import { marketModule } from './routes/market';
+import { ordersModule } from './routes/orders';
+import { paymentsModule } from './routes/payments';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule];
+  return [coreModule, authModule, settingsModule, marketModule, ordersModule, paymentsModule];
 }

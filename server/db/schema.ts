@@ -1,4 +1,8 @@
 /** The Kysely database interface: the union of every area's tables (server/db/tables/). */
 import type { CoreTables } from './tables/core';
+import type { AuthTables } from './tables/auth';
+import type { MarketTables } from './tables/market';
+import type { OrderTables } from './tables/orders';
+import type { PaymentTables } from './tables/payments';
 
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables {}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { auditLedger, getBalanceMinor, postLedger, InsufficientBalanceError, resetDemo } from '../../server/domain/ledger';
 import { nextEvent } from '../support/server';
+import { openFamily } from '../../server/domain/auth/sessions';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -94,7 +95,8 @@ describe('ledger', () => {
 
   it('pushes update_balances to the sockets of the user after a change', async () => {
     const userId = await makeUser('ledger3');
-    const token = await server.ctx.tokens.sign({ userId, sessionType: 'user', family: 'f1' });
+    const { family } = await server.ctx.tx((trx) => openFamily(trx, userId, 'user', Date.now(), server.ctx.config.refreshTokenTtl));
+    const token = await server.ctx.tokens.sign({ userId, sessionType: 'user', family });
     const socket = await server.socket();
     socket.emit('provide_token', { token });
     await new Promise((r) => setTimeout(r, 100));

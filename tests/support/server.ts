@@ -34,6 +34,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   });
   const { app, ctx } = await buildApp(config, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  await ctx.whenStarted();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;

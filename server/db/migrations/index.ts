@@ -4,7 +4,15 @@
  */
 import type { Migration } from 'kysely';
 import * as m001 from './001_core';
+import * as m002 from './002_auth';
+import * as m003 from './003_market';
+import * as m004 from './004_orders';
+import * as m005 from './005_payments';
 
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
+  '002_auth': m002,
+  '003_market': m003,
+  '004_orders': m004,
+  '005_payments': m005,
 };

@@ -2,7 +2,7 @@
  * Access tokens: short-lived HS256 JWTs (jose). Claims: sub = user id, st = session type
  * (user | admin), fam = the refresh-token family the session belongs to (so logout and reuse
  * detection can end it). Refresh tokens are opaque random strings kept hashed in the database
- * (see refresh.ts), never JWTs.
+ * (see sessions.ts), never JWTs.
  */
 import { SignJWT, jwtVerify } from 'jose';
 

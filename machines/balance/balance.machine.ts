@@ -1,0 +1,177 @@
+/**
+ * Balances per currency and which one the header shows (spec section 3, Balance state).
+ *
+ * Lifecycle: long-lived, spawned by the app. It is fed by the app: `balance.userLoaded` when a
+ * session starts (balances plus the section 4 default-currency rule), `balance.balancesReceived`
+ * from me / userdata / update_balances, `balance.currenciesReceived` from the socket, and
+ * `balance.cleared` on logout. The user's choices (`balance.currencyChosen`,
+ * `balance.typeChosen`) apply at once and go to the parent as `settings.changed` so the
+ * session saves them. A demo reset runs in `resettingDemo`; its outcome reaches the parent as a
+ * `toast.requested` (a locale key, or the server's text on failure).
+ */
+import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
+import { CURRENCIES, DEFAULT_CURRENCY, type Currency } from '../../contract/currencies';
+import type { BalanceType, Balances, User } from '../../contract/user';
+import { errorText, type SettingsPatch, type ToastRequest } from '../types';
+import { defaultCurrencyChoice } from './default-currency';
+
+export interface BalanceContext {
+  balances: Balances;
+  currencies: Currency[];
+  selectedCurrency: string;
+  balanceType: BalanceType;
+}
+
+export type BalanceEvent =
+  | { type: 'balance.userLoaded'; user: User }
+  | { type: 'balance.balancesReceived'; balances: Balances }
+  | { type: 'balance.currenciesReceived'; currencies: Currency[] }
+  | { type: 'balance.currencyChosen'; currency: string }
+  | { type: 'balance.typeChosen'; balanceType: BalanceType }
+  | { type: 'balance.demoResetRequested'; currency: string }
+  | { type: 'balance.cleared' };
+
+export type BalanceParentEvent = { type: 'settings.changed'; patch: SettingsPatch } | { type: 'toast.requested'; toast: ToastRequest };
+
+export interface ResetDemoInput {
+  currency: string;
+}
+/** POST /api/v2/payments/reset-demo-balance answers {new_balance: {CUR: amount}, message}. */
+export interface ResetDemoOutput {
+  new_balance: Record<string, number>;
+  message?: string;
+}
+
+export const DEFAULT_BALANCE_TYPE: BalanceType = 'DemoBalance';
+
+function applyNewDemoBalances(balances: Balances, newBalance: Record<string, number>): Balances {
+  const next: Balances = { ...balances };
+  for (const [code, amount] of Object.entries(newBalance)) {
+    next[code] = { RealBalance: balances[code]?.RealBalance ?? 0, DemoBalance: amount };
+  }
+  return next;
+}
+
+export const balanceMachine = setup({
+  types: {
+    context: {} as BalanceContext,
+    events: {} as BalanceEvent,
+  },
+  actors: {
+    resetDemoBalance: fromPromise<ResetDemoOutput, ResetDemoInput>(() => {
+      throw new Error('balanceMachine: the "resetDemoBalance" actor has no implementation; supply it with balanceMachine.provide()');
+    }),
+  },
+  actions: {
+    applyUser: assign(({ context, event }) => {
+      assertEvent(event, 'balance.userLoaded');
+      const choice = defaultCurrencyChoice(event.user, context.currencies);
+      return { balances: event.user.balances, selectedCurrency: choice.currency, balanceType: choice.balanceType };
+    }),
+    assignBalances: assign(({ event }) => {
+      assertEvent(event, 'balance.balancesReceived');
+      return { balances: event.balances };
+    }),
+    assignCurrencies: assign(({ event }) => {
+      assertEvent(event, 'balance.currenciesReceived');
+      return { currencies: event.currencies };
+    }),
+    assignCurrency: assign(({ event }) => {
+      assertEvent(event, 'balance.currencyChosen');
+      return { selectedCurrency: event.currency };
+    }),
+    assignType: assign(({ event }) => {
+      assertEvent(event, 'balance.typeChosen');
+      return { balanceType: event.balanceType };
+    }),
+    applyDemoReset: assign(({ context }, output: ResetDemoOutput) => ({ balances: applyNewDemoBalances(context.balances, output.new_balance) })),
+    clear: assign({ balances: {}, selectedCurrency: DEFAULT_CURRENCY, balanceType: DEFAULT_BALANCE_TYPE }),
+    notifyCurrencyChosen: sendParent(({ event }): BalanceParentEvent => {
+      assertEvent(event, 'balance.currencyChosen');
+      return { type: 'settings.changed', patch: { current_currency: event.currency } };
+    }),
+    notifyTypeChosen: sendParent(({ event }): BalanceParentEvent => {
+      assertEvent(event, 'balance.typeChosen');
+      return { type: 'settings.changed', patch: { balance_type: event.balanceType } };
+    }),
+    toastDemoReset: sendParent(
+      (): BalanceParentEvent => ({ type: 'toast.requested', toast: { type: 'success', messageKey: 'balance.demo_reseted' } }),
+    ),
+    toastDemoResetFailed: sendParent(
+      (_, params: { message: string | null }): BalanceParentEvent => ({
+        type: 'toast.requested',
+        toast: params.message ? { type: 'error', message: params.message } : { type: 'error', messageKey: 'common.operation_failed' },
+      }),
+    ),
+  },
+  guards: {
+    isCurrencyChange: ({ context, event }) => {
+      assertEvent(event, 'balance.currencyChosen');
+      return event.currency !== context.selectedCurrency;
+    },
+    isTypeChange: ({ context, event }) => {
+      assertEvent(event, 'balance.typeChosen');
+      return event.balanceType !== context.balanceType;
+    },
+  },
+}).createMachine({
+  id: 'balance',
+  context: {
+    balances: {},
+    currencies: [...CURRENCIES],
+    selectedCurrency: DEFAULT_CURRENCY,
+    balanceType: DEFAULT_BALANCE_TYPE,
+  },
+  initial: 'idle',
+  on: {
+    'balance.userLoaded': { actions: 'applyUser' },
+    'balance.balancesReceived': { actions: 'assignBalances' },
+    'balance.currenciesReceived': { actions: 'assignCurrencies' },
+    'balance.currencyChosen': {
+      guard: 'isCurrencyChange',
+      description: 'Choosing the currency already shown saves nothing.',
+      actions: ['assignCurrency', 'notifyCurrencyChosen'],
+    },
+    'balance.typeChosen': {
+      guard: 'isTypeChange',
+      actions: ['assignType', 'notifyTypeChosen'],
+    },
+    'balance.cleared': { actions: 'clear' },
+  },
+  states: {
+    idle: {
+      on: { 'balance.demoResetRequested': 'resettingDemo' },
+    },
+    resettingDemo: {
+      description: 'One reset at a time; a second request while one runs is ignored.',
+      invoke: {
+        id: 'resetDemoBalance',
+        src: 'resetDemoBalance',
+        input: ({ event }) => {
+          assertEvent(event, 'balance.demoResetRequested');
+          return { currency: event.currency };
+        },
+        onDone: {
+          target: 'idle',
+          actions: [{ type: 'applyDemoReset', params: ({ event }) => event.output }, 'toastDemoReset'],
+        },
+        onError: {
+          target: 'idle',
+          actions: { type: 'toastDemoResetFailed', params: ({ event }) => ({ message: errorText(event.error) }) },
+        },
+      },
+    },
+  },
+});
+
+export type BalanceMachine = typeof balanceMachine;
+
+/** The amount of the selected currency and balance type (0 when there is none). */
+export function selectBalance(context: BalanceContext): number {
+  return context.balances[context.selectedCurrency]?.[context.balanceType] ?? 0;
+}
+
+/** The symbol of the selected currency ('$' when unknown). */
+export function selectCurrencySymbol(context: BalanceContext): string {
+  return context.currencies.find((c) => c.iso_code === context.selectedCurrency)?.symbol ?? '$';
+}

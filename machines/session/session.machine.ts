@@ -1,0 +1,573 @@
+/**
+ * The session: who is logged in, with which tokens, and the front settings that travel with it.
+ *
+ * Lifecycle: `booting` decides once at start. A one-time admin token from the address opens an
+ * admin session (`openingAdminSession`); a persisted token is checked by fetching the user
+ * (`loadingUser`); otherwise the visitor is `loggedOut` and may log in (with an optional second
+ * factor) or register (the registration flow sends `session.registered` via the app).
+ * `loggedIn` runs two regions side by side: `profile` (re-fetching the user on demand) and
+ * `settings` (saving front-settings changes one request at a time, queueing what arrives
+ * meanwhile). `loggingOut` is a state, so a second logout request while one runs is ignored.
+ * A 401 anywhere in an authenticated state logs out locally without calling the server.
+ *
+ * Every change of a persistable field runs `persistSession` with the PersistedSession shape;
+ * the parent (the app machine) hears `session.loggedIn`, `session.loggedOut`,
+ * `session.userUpdated`, `session.tokenRefreshed`, `session.settingsSaved` and
+ * `session.settingsSaveFailed`.
+ */
+import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
+import type { BalanceType, FrontSettings, Timeframe, User } from '../../contract/user';
+import {
+  errorMessage,
+  errorText,
+  type AuthSession,
+  type LoginOutcome,
+  type PersistedSession,
+  type SessionType,
+  type SettingsPatch,
+} from '../types';
+
+export interface SessionInput {
+  persistedSession: PersistedSession | null;
+  adminToken: string | null;
+}
+
+export interface SessionContext {
+  token: string | null;
+  refreshToken: string | null;
+  user: User | null;
+  sessionType: SessionType | null;
+  balanceType: BalanceType | null;
+  currentPair: string | null;
+  currentTimeframe: string | null;
+  loginError: string | null;
+  twoFactorChallenge: string | null;
+  /** The one-time admin token from the address, until it has been exchanged. */
+  adminToken: string | null;
+  /** Settings changes not yet sent to the server. */
+  queuedSettings: SettingsPatch;
+  /** The settings change the running save request carries. */
+  savingSettings: SettingsPatch;
+}
+
+export type SessionEvent =
+  | { type: 'session.loginSubmitted'; username: string; password: string }
+  | { type: 'session.twoFactorSubmitted'; code: string }
+  | { type: 'session.twoFactorCancelled' }
+  | { type: 'session.registered'; token: string; refreshToken: string | null; user: User }
+  | { type: 'session.logoutRequested' }
+  | { type: 'session.unauthorized' }
+  | { type: 'session.tokensRefreshed'; token: string; refreshToken: string | null }
+  | { type: 'session.userRefreshRequested' }
+  | { type: 'session.settingsChanged'; patch: SettingsPatch }
+  | { type: 'session.pairSelected'; pairCode: string; timeframe: Timeframe };
+
+/** What the session tells its parent. */
+export type SessionParentEvent =
+  | { type: 'session.loggedIn'; token: string; user: User; sessionType: SessionType }
+  | { type: 'session.loggedOut'; reason: LogoutReason }
+  | { type: 'session.userUpdated'; user: User }
+  | { type: 'session.tokenRefreshed'; token: string }
+  | { type: 'session.settingsSaved'; patch: SettingsPatch }
+  | { type: 'session.settingsSaveFailed'; message: string | null };
+
+export type LogoutReason = 'logout' | 'unauthorized';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+}
+export interface VerifyTwoFactorInput {
+  challenge: string;
+  code: string;
+}
+export interface LogoutInput {
+  sessionType: SessionType | null;
+}
+export interface ExchangeAdminTokenInput {
+  adminToken: string;
+}
+export interface SaveFrontSettingsInput {
+  patch: SettingsPatch;
+}
+
+const LOGIN_FALLBACK = 'Invalid credentials';
+const ADMIN_FALLBACK = 'Authentication failed';
+
+function missing(name: string): never {
+  throw new Error(`sessionMachine: the "${name}" actor has no implementation; supply it with sessionMachine.provide()`);
+}
+
+/** The PersistedSession view of the context (what persistSession receives). */
+export function toPersistedSession(context: SessionContext): PersistedSession {
+  return {
+    token: context.token,
+    refreshToken: context.refreshToken,
+    user: context.user,
+    isAuthenticated: context.token !== null,
+    balanceType: context.balanceType,
+    currentPair: context.currentPair,
+    currentTimeframe: context.currentTimeframe,
+    sessionType: context.sessionType,
+  };
+}
+
+/** An admin session stays admin while the session lives (spec section 4). */
+function keepAdmin(current: SessionType | null): SessionType {
+  return current === 'admin' ? 'admin' : 'user';
+}
+
+/** The user's saved settings win over what the context held before. */
+function settingsFields(user: User, context: SessionContext) {
+  return {
+    balanceType: user.front_settings.balance_type ?? context.balanceType,
+    currentPair: user.front_settings.currentPair ?? context.currentPair,
+    currentTimeframe: user.front_settings.currentTimeframe ?? context.currentTimeframe,
+  };
+}
+
+function mergeFrontSettings(settings: FrontSettings, patch: SettingsPatch): FrontSettings {
+  return {
+    ...settings,
+    currentPair: patch.currentPair ?? settings.currentPair,
+    currentTimeframe: patch.currentTimeframe ?? settings.currentTimeframe,
+    balance_type: patch.balance_type ?? settings.balance_type,
+    current_currency: patch.current_currency ?? settings.current_currency,
+    language: patch.language ?? settings.language,
+    theme: patch.theme ?? settings.theme,
+  };
+}
+
+function mergePatches(a: SettingsPatch, b: SettingsPatch): SettingsPatch {
+  const merged: SettingsPatch = { ...a };
+  if (b.currentPair !== undefined) merged.currentPair = b.currentPair;
+  if (b.currentTimeframe !== undefined) merged.currentTimeframe = b.currentTimeframe;
+  if (b.balance_type !== undefined) merged.balance_type = b.balance_type;
+  if (b.current_currency !== undefined) merged.current_currency = b.current_currency;
+  if (b.language !== undefined) merged.language = b.language;
+  if (b.theme !== undefined) merged.theme = b.theme;
+  return merged;
+}
+
+function sessionFromOutcome(outcome: LoginOutcome): AuthSession {
+  if (outcome.kind !== 'authenticated') throw new Error('sessionMachine: a second factor is still required');
+  return { token: outcome.token, refreshToken: outcome.refreshToken, user: outcome.user };
+}
+
+function requireUser(context: SessionContext): User {
+  if (!context.user) throw new Error('sessionMachine: logged in without a user');
+  return context.user;
+}
+
+const CLEARED = {
+  token: null,
+  refreshToken: null,
+  user: null,
+  balanceType: null,
+  currentPair: null,
+  currentTimeframe: null,
+  twoFactorChallenge: null,
+  queuedSettings: {},
+  savingSettings: {},
+} satisfies Partial<SessionContext>;
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    login: fromPromise<LoginOutcome, LoginInput>(() => missing('login')),
+    verifyTwoFactor: fromPromise<AuthSession, VerifyTwoFactorInput>(() => missing('verifyTwoFactor')),
+    fetchMe: fromPromise<User, void>(() => missing('fetchMe')),
+    logout: fromPromise<void, LogoutInput>(() => missing('logout')),
+    exchangeAdminToken: fromPromise<AuthSession, ExchangeAdminTokenInput>(() => missing('exchangeAdminToken')),
+    saveFrontSettings: fromPromise<unknown, SaveFrontSettingsInput>(() => missing('saveFrontSettings')),
+  },
+  actions: {
+    /** Removes the one-time admin token from the address bar (real implementation in services). */
+    clearAddressToken: () => {},
+    /** Writes the session to browser storage (real implementation in services). */
+    persistSession: (_, _session: PersistedSession) => {},
+    assignAuthenticated: assign(({ context }, session: AuthSession) => ({
+      token: session.token,
+      refreshToken: session.refreshToken,
+      user: session.user,
+      sessionType: keepAdmin(context.sessionType),
+      ...settingsFields(session.user, context),
+      loginError: null,
+      twoFactorChallenge: null,
+    })),
+    assignAdminSession: assign(({ context }, session: AuthSession) => ({
+      token: session.token,
+      refreshToken: session.refreshToken,
+      user: session.user,
+      sessionType: 'admin' as const,
+      ...settingsFields(session.user, context),
+      loginError: null,
+      adminToken: null,
+    })),
+    assignAdminFailure: assign((_, params: { message: string }) => ({ loginError: params.message, adminToken: null })),
+    assignUser: assign(({ context }, params: { user: User }) => ({
+      user: params.user,
+      ...settingsFields(params.user, context),
+    })),
+    assignLoginError: assign((_, params: { message: string }) => ({ loginError: params.message })),
+    clearLoginError: assign({ loginError: null }),
+    assignChallenge: assign((_, params: { challenge: string }) => ({ twoFactorChallenge: params.challenge, loginError: null })),
+    clearChallenge: assign({ twoFactorChallenge: null, loginError: null }),
+    /** Logout and 401: everything goes, the session type too. */
+    clearSession: assign({ ...CLEARED, sessionType: null, loginError: null }),
+    /** A stored token the server refused: the credentials go, an admin session type stays. */
+    clearCredentials: assign({ ...CLEARED }),
+    assignTokens: assign(({ event }) => {
+      assertEvent(event, 'session.tokensRefreshed');
+      return { token: event.token, refreshToken: event.refreshToken };
+    }),
+    mergeSettings: assign(({ context, event }) => {
+      assertEvent(event, 'session.settingsChanged');
+      const { patch } = event;
+      return {
+        user: context.user ? { ...context.user, front_settings: mergeFrontSettings(context.user.front_settings, patch) } : null,
+        balanceType: patch.balance_type ?? context.balanceType,
+        currentPair: patch.currentPair ?? context.currentPair,
+        currentTimeframe: patch.currentTimeframe ?? context.currentTimeframe,
+      };
+    }),
+    queueSettings: assign(({ context, event }) => {
+      assertEvent(event, 'session.settingsChanged');
+      return { queuedSettings: mergePatches(context.queuedSettings, event.patch) };
+    }),
+    startSavingSettings: assign(({ context }) => ({ savingSettings: context.queuedSettings, queuedSettings: {} })),
+    finishSavingSettings: assign({ savingSettings: {} }),
+    selectPair: raise(({ event }) => {
+      assertEvent(event, 'session.pairSelected');
+      return { type: 'session.settingsChanged' as const, patch: { currentPair: event.pairCode, currentTimeframe: event.timeframe } };
+    }),
+    notifyLoggedIn: sendParent(
+      ({ context }): SessionParentEvent => ({
+        type: 'session.loggedIn',
+        token: context.token ?? '',
+        user: requireUser(context),
+        sessionType: keepAdmin(context.sessionType),
+      }),
+    ),
+    notifyLoggedOut: sendParent((_, params: { reason: LogoutReason }): SessionParentEvent => ({ type: 'session.loggedOut', reason: params.reason })),
+    notifyUserUpdated: sendParent(({ context }): SessionParentEvent => ({ type: 'session.userUpdated', user: requireUser(context) })),
+    notifyTokenRefreshed: sendParent(({ context }): SessionParentEvent => ({ type: 'session.tokenRefreshed', token: context.token ?? '' })),
+    notifySettingsSaved: sendParent(({ context }): SessionParentEvent => ({ type: 'session.settingsSaved', patch: context.savingSettings })),
+    notifySettingsSaveFailed: sendParent((_, params: { message: string | null }): SessionParentEvent => ({
+      type: 'session.settingsSaveFailed',
+      message: params.message,
+    })),
+  },
+  guards: {
+    hasAdminToken: ({ context }) => context.adminToken !== null,
+    hasToken: ({ context }) => context.token !== null,
+    isTwoFactorRequired: (_, params: { outcome: LoginOutcome }) => params.outcome.kind === 'twoFactorRequired',
+    hasQueuedSettings: ({ context }) => Object.keys(context.queuedSettings).length > 0,
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    token: input.persistedSession?.token ?? null,
+    refreshToken: input.persistedSession?.refreshToken ?? null,
+    user: input.persistedSession?.user ?? null,
+    sessionType: input.persistedSession?.sessionType ?? null,
+    balanceType: input.persistedSession?.balanceType ?? null,
+    currentPair: input.persistedSession?.currentPair ?? null,
+    currentTimeframe: input.persistedSession?.currentTimeframe ?? null,
+    loginError: null,
+    twoFactorChallenge: null,
+    adminToken: input.adminToken,
+    queuedSettings: {},
+    savingSettings: {},
+  }),
+  initial: 'booting',
+  states: {
+    booting: {
+      description: 'Decides once at start: an admin token in the address wins, then a stored token, else logged out.',
+      always: [
+        { guard: 'hasAdminToken', target: 'openingAdminSession' },
+        { guard: 'hasToken', target: 'loadingUser' },
+        { target: 'loggedOut' },
+      ],
+    },
+    openingAdminSession: {
+      description: 'Exchanges the one-time admin token from the address; the address is cleaned whatever the result.',
+      entry: 'clearAddressToken',
+      invoke: {
+        id: 'exchangeAdminToken',
+        src: 'exchangeAdminToken',
+        input: ({ context }) => ({ adminToken: context.adminToken ?? '' }),
+        onDone: {
+          target: 'loggedIn',
+          actions: [
+            { type: 'assignAdminSession', params: ({ event }) => event.output },
+            { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+          ],
+        },
+        onError: [
+          {
+            guard: 'hasToken',
+            target: 'loadingUser',
+            description: 'A refused admin link falls back to the stored session, if any.',
+            actions: { type: 'assignAdminFailure', params: ({ event }) => ({ message: errorMessage(event.error, ADMIN_FALLBACK) }) },
+          },
+          {
+            target: 'loggedOut',
+            actions: { type: 'assignAdminFailure', params: ({ event }) => ({ message: errorMessage(event.error, ADMIN_FALLBACK) }) },
+          },
+        ],
+      },
+    },
+    loadingUser: {
+      description: 'A stored token is only trusted once the server returns the user for it.',
+      invoke: {
+        id: 'fetchMe',
+        src: 'fetchMe',
+        onDone: {
+          target: 'loggedIn',
+          actions: [
+            { type: 'assignUser', params: ({ event }) => ({ user: event.output }) },
+            { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+          ],
+        },
+        onError: {
+          target: 'loggedOut',
+          description: 'The stored token is cleared (an admin session type survives).',
+          actions: ['clearCredentials', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
+        },
+      },
+      on: {
+        'session.unauthorized': {
+          target: 'loggedOut',
+          actions: ['clearSession', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
+        },
+        'session.tokensRefreshed': {
+          actions: ['assignTokens', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
+        },
+      },
+    },
+    loggedOut: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'session.loginSubmitted': { target: 'submitting', actions: 'clearLoginError' },
+          },
+        },
+        submitting: {
+          invoke: {
+            id: 'login',
+            src: 'login',
+            input: ({ event }) => {
+              assertEvent(event, 'session.loginSubmitted');
+              return { username: event.username, password: event.password };
+            },
+            onDone: [
+              {
+                guard: { type: 'isTwoFactorRequired', params: ({ event }) => ({ outcome: event.output }) },
+                target: 'awaitingTwoFactor',
+                actions: {
+                  type: 'assignChallenge',
+                  params: ({ event }) => ({ challenge: event.output.kind === 'twoFactorRequired' ? event.output.challenge : '' }),
+                },
+              },
+              {
+                target: '#session.loggedIn',
+                actions: [
+                  { type: 'assignAuthenticated', params: ({ event }) => sessionFromOutcome(event.output) },
+                  { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+                ],
+              },
+            ],
+            onError: {
+              target: 'idle',
+              description: 'A failed login stays in the form with the server message.',
+              actions: { type: 'assignLoginError', params: ({ event }) => ({ message: errorMessage(event.error, LOGIN_FALLBACK) }) },
+            },
+          },
+        },
+        awaitingTwoFactor: {
+          on: {
+            'session.twoFactorSubmitted': { target: 'verifyingTwoFactor', actions: 'clearLoginError' },
+            'session.twoFactorCancelled': { target: 'idle', actions: 'clearChallenge' },
+          },
+        },
+        verifyingTwoFactor: {
+          invoke: {
+            id: 'verifyTwoFactor',
+            src: 'verifyTwoFactor',
+            input: ({ context, event }) => {
+              assertEvent(event, 'session.twoFactorSubmitted');
+              return { challenge: context.twoFactorChallenge ?? '', code: event.code };
+            },
+            onDone: {
+              target: '#session.loggedIn',
+              actions: [
+                { type: 'assignAuthenticated', params: ({ event }) => event.output },
+                { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+              ],
+            },
+            onError: {
+              target: 'awaitingTwoFactor',
+              actions: { type: 'assignLoginError', params: ({ event }) => ({ message: errorMessage(event.error, '2FA verification failed') }) },
+            },
+          },
+        },
+      },
+      on: {
+        'session.registered': {
+          target: 'loggedIn',
+          description: 'The registration flow finished: its tokens open the session.',
+          actions: [
+            {
+              type: 'assignAuthenticated',
+              params: ({ event }) => ({ token: event.token, refreshToken: event.refreshToken, user: event.user }),
+            },
+            { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+          ],
+        },
+      },
+    },
+    loggedIn: {
+      tags: ['authenticated'],
+      type: 'parallel',
+      entry: 'notifyLoggedIn',
+      states: {
+        profile: {
+          initial: 'current',
+          states: {
+            current: {
+              on: { 'session.userRefreshRequested': 'refreshing' },
+            },
+            refreshing: {
+              invoke: {
+                id: 'refreshUser',
+                src: 'fetchMe',
+                onDone: {
+                  target: 'current',
+                  actions: [
+                    { type: 'assignUser', params: ({ event }) => ({ user: event.output }) },
+                    { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+                    'notifyUserUpdated',
+                  ],
+                },
+                onError: {
+                  target: 'current',
+                  description: 'A failed re-fetch keeps the user we have (a 401 arrives separately as session.unauthorized).',
+                },
+              },
+            },
+          },
+        },
+        settings: {
+          initial: 'synced',
+          states: {
+            synced: {
+              on: {
+                'session.settingsChanged': {
+                  target: 'saving',
+                  description: 'Applied at once (optimistic), then saved.',
+                  actions: [
+                    'mergeSettings',
+                    'queueSettings',
+                    'startSavingSettings',
+                    { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+                  ],
+                },
+              },
+            },
+            saving: {
+              invoke: {
+                id: 'saveFrontSettings',
+                src: 'saveFrontSettings',
+                input: ({ context }) => ({ patch: context.savingSettings }),
+                onDone: [
+                  {
+                    guard: 'hasQueuedSettings',
+                    target: 'saving',
+                    reenter: true,
+                    description: 'Changes made while saving go out in the next request.',
+                    actions: ['notifySettingsSaved', 'startSavingSettings'],
+                  },
+                  { target: 'synced', actions: ['notifySettingsSaved', 'finishSavingSettings'] },
+                ],
+                onError: [
+                  {
+                    guard: 'hasQueuedSettings',
+                    target: 'saving',
+                    reenter: true,
+                    actions: [
+                      { type: 'notifySettingsSaveFailed', params: ({ event }) => ({ message: errorText(event.error) }) },
+                      'startSavingSettings',
+                    ],
+                  },
+                  {
+                    target: 'synced',
+                    description: 'The local change stays; the parent shows the failure.',
+                    actions: [
+                      { type: 'notifySettingsSaveFailed', params: ({ event }) => ({ message: errorText(event.error) }) },
+                      'finishSavingSettings',
+                    ],
+                  },
+                ],
+              },
+              on: {
+                'session.settingsChanged': {
+                  actions: ['mergeSettings', 'queueSettings', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
+                },
+              },
+            },
+          },
+        },
+      },
+      on: {
+        'session.pairSelected': { actions: 'selectPair' },
+        'session.tokensRefreshed': {
+          actions: ['assignTokens', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }, 'notifyTokenRefreshed'],
+        },
+        'session.logoutRequested': { target: 'loggingOut' },
+        'session.unauthorized': {
+          target: 'loggedOut',
+          description: 'Any 401: a local logout, the server is not called.',
+          actions: [
+            'clearSession',
+            { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+            { type: 'notifyLoggedOut', params: { reason: 'unauthorized' } },
+          ],
+        },
+      },
+    },
+    loggingOut: {
+      tags: ['authenticated'],
+      description:
+        'One logout at a time: further logout requests are not handled here. The server logout runs only when a session is persisted (checked by the actor); whatever it answers, the session is cleared.',
+      invoke: {
+        id: 'logout',
+        src: 'logout',
+        input: ({ context }) => ({ sessionType: context.sessionType }),
+        onDone: {
+          target: 'loggedOut',
+          actions: [
+            'clearSession',
+            { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+            { type: 'notifyLoggedOut', params: { reason: 'logout' } },
+          ],
+        },
+        onError: {
+          target: 'loggedOut',
+          actions: [
+            'clearSession',
+            { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+            { type: 'notifyLoggedOut', params: { reason: 'logout' } },
+          ],
+        },
+      },
+    },
+  },
+});
+
+export type SessionMachine = typeof sessionMachine;

@@ -1,0 +1,8 @@
+/** Every operator command, in the order `help` lists them. Add a new area's command here. */
+import type { CliCommand } from './types';
+import { sessionCommand } from './session';
+import { outboxCommand } from './outbox';
+import { txCommand } from './tx';
+import { auditCommand } from './audit';
+
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand];

@@ -1,0 +1,40 @@
+/**
+ * Saving the SPA's front settings (current pair, timeframe, balance type, currency, language,
+ * theme): the given keys are merged into users.front_settings. Choosing a currency the user
+ * has no account in yet opens it like registration does (real at zero, demo at 10,000), with
+ * the same idempotency key, so it can happen only once per currency.
+ */
+import type { Trx } from '../../db';
+import type { FrontSettings, FrontSettingsUpdate } from '../../../contract/user';
+import { resetDemo } from '../ledger';
+import { parseFrontSettings } from '../users';
+
+export async function updateFrontSettings(trx: Trx, userId: number, patch: FrontSettingsUpdate, now: number): Promise<FrontSettings | null> {
+  const row = await trx.selectFrom('users').select('front_settings').where('id', '=', userId).executeTakeFirst();
+  if (!row) return null;
+  const merged: FrontSettings = { ...parseFrontSettings(row.front_settings), ...patch };
+  await trx
+    .updateTable('users')
+    .set({ front_settings: JSON.stringify(merged), updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+  if (patch.current_currency) await openCurrency(trx, userId, patch.current_currency, now);
+  return merged;
+}
+
+/** Open the real (zero) and demo (10,000) accounts of a currency unless the user has them. */
+export async function openCurrency(trx: Trx, userId: number, currency: string, now: number): Promise<void> {
+  await trx
+    .insertInto('balances')
+    .values({ user_id: userId, currency, account: 'real', amount: 0, updated_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'currency', 'account']).doNothing())
+    .execute();
+  const demo = await trx
+    .selectFrom('balances')
+    .select('amount')
+    .where('user_id', '=', userId)
+    .where('currency', '=', currency)
+    .where('account', '=', 'demo')
+    .executeTakeFirst();
+  if (!demo) await resetDemo(trx, userId, currency, `demo-open:${userId}:${currency}`, 'demo_open', now);
+}

@@ -1,0 +1,499 @@
+/**
+ * The market service (MarketService of types.ts): the pairs as operated (the `pairs` table), one
+ * price feed (the seeded simulator, or the feed put on ctx.services.marketFeed), the tick log,
+ * live candles per timeframe, batched persistence, backfilled history and retention.
+ *
+ * Every tick goes through `ingest`: the service, not the feed, numbers ticks (seq = last + 1 per
+ * pair, continuing the persisted log after a restart), rounds the price to the pair's precision
+ * and refuses a tick older than the pair's last one. The tick then lands in the pair's ring, in
+ * the write batch and in the live candle of every timeframe before listeners hear of it.
+ *
+ * Writes (ticks, changed candles, first-tick anchors) are flushed every FLUSH_INTERVAL_MS in one
+ * transaction. Reads that need the database (older ticks, stored candles) and every write run
+ * one after another on `serial`, so a read never misses a batch that is half-way into the
+ * database: whatever has not been written yet is still in memory, where the read looks next.
+ */
+import type { Candle, Pair, Rate } from '../../../contract/market';
+import { TIMEFRAMES, TimeframeSchema, type Timeframe } from '../../../contract/user';
+import * as v from 'valibot';
+import type { AppContext } from '../../context';
+import type { MarketService, PriceFeed, Tick } from './types';
+import { CATALOGUE, pairLogoPath, pairSpec, roundPrice, type PairSpec } from './catalogue';
+import { Simulator, type ResumePoint } from './simulator';
+import { applyPrice, copyCandle, MAX_CANDLES, mergeCandles } from './candles';
+import { backfillCandles } from './backfill';
+import {
+  candleRetentionCutoff,
+  candlesContaining,
+  insertBackfill,
+  pruneCandles,
+  storedCandles,
+  upsertCandles,
+} from './candle-store';
+import { insertTicks, lastStoredTick, MISS, pruneTicks, storedTickAtOrBefore, storedTicksBetween, TickRing } from './tick-log';
+
+export const FLUSH_INTERVAL_MS = 500;
+export const RETENTION_INTERVAL_MS = 60_000;
+/** The ring keeps at least this many seconds of ticks per pair at the configured rate. */
+export const RING_SECONDS = 600;
+
+/** Returns the earliest tick time (ms) someone still needs, or null when nobody needs old ticks. */
+export type RetentionFloor = () => Promise<number | null> | number | null;
+
+interface Series {
+  pair: Pair;
+  spec: PairSpec;
+  ring: TickRing;
+  live: Map<Timeframe, Candle>;
+  /** The pair's first recorded tick: backfilled history ends here. */
+  anchor: { time: number; price: number } | null;
+  backfilled: boolean;
+  backfilling: Promise<void> | null;
+}
+
+const candleKey = (c: Candle) => `${c.pair_code}|${c.timeframe}|${c.timestamp}`;
+
+function isPriceFeed(value: unknown): value is PriceFeed {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PriceFeed).start === 'function' &&
+    typeof (value as PriceFeed).stop === 'function'
+  );
+}
+
+export class Market implements MarketService {
+  private readonly series = new Map<string, Series>();
+  private pairs: Pair[] = [];
+  private feed: PriceFeed | null = null;
+  private readonly listeners = new Set<(tick: Tick) => void>();
+
+  private pendingTicks: Tick[] = [];
+  private dirtyCandles = new Map<string, Candle>();
+  private pendingAnchors = new Map<string, { time: number; price: number }>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  private flushTimer: NodeJS.Timeout | null = null;
+  private retentionTimer: NodeJS.Timeout | null = null;
+  private retentionFloor: RetentionFloor | null = null;
+  private running = false;
+  private stopped = false;
+  /** True when the embedded simulator is the feed (only then is history backfilled). */
+  private simulated = false;
+  private markStarted: () => void = () => undefined;
+  private readonly startedPromise = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
+
+  constructor(private readonly ctx: AppContext) {}
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  /** Seed and read the pairs table, restore each pair's last tick and live candles, pick the feed. */
+  async init(): Promise<void> {
+    const { db } = this.ctx;
+    const now = this.ctx.now();
+    await this.ctx.tx(async (trx) => {
+      const rows = CATALOGUE.map((spec, i) => ({
+        pair_code: spec.pair_code,
+        pair_human_code: spec.pair_human_code,
+        category: spec.category,
+        is_active: spec.is_active ? 1 : 0,
+        payout_rate: spec.payout_rate,
+        precision: spec.precision,
+        timeframes: JSON.stringify(TIMEFRAMES),
+        logo: pairLogoPath(spec.pair_code),
+        sort_order: i + 1,
+        created_at: now,
+        updated_at: now,
+      }));
+      // New catalogue pairs are added; rows an operator changed stay as they are.
+      await trx.insertInto('pairs').values(rows).onConflict((oc) => oc.column('pair_code').doNothing()).execute();
+    });
+
+    const rows = await db.selectFrom('pairs').selectAll().orderBy('sort_order').orderBy('pair_code').execute();
+    const anchors = await db.selectFrom('market_series').selectAll().execute();
+    const anchorByPair = new Map(anchors.map((a) => [a.pair_code, a]));
+    const ringCapacity = Math.max(1024, Math.ceil(RING_SECONDS * this.ctx.config.simTicksPerSecond));
+    const resume = new Map<string, ResumePoint>();
+
+    for (const row of rows) {
+      const spec = pairSpec(row.pair_code);
+      if (!spec) {
+        this.ctx.log.warn({ pair_code: row.pair_code }, 'pairs row without a catalogue entry ignored');
+        continue;
+      }
+      const pair: Pair = {
+        pair_code: row.pair_code,
+        pair_human_code: row.pair_human_code,
+        category: spec.category,
+        is_active: Number(row.is_active) !== 0,
+        payout_rate: Number(row.payout_rate),
+        precision: Number(row.precision),
+        timeframes: parseTimeframes(row.timeframes),
+        logo: row.logo,
+      };
+      const s: Series = {
+        pair,
+        // The model quotes at the operated precision.
+        spec: { ...spec, precision: pair.precision },
+        ring: new TickRing(pair.pair_code, ringCapacity),
+        live: new Map(),
+        anchor: null,
+        backfilled: false,
+        backfilling: null,
+      };
+      const a = anchorByPair.get(pair.pair_code);
+      if (a) {
+        s.anchor = { time: Number(a.anchor_time), price: Number(a.anchor_price) };
+        s.backfilled = Number(a.backfilled) === 1;
+      }
+      const last = await lastStoredTick(db, pair.pair_code);
+      if (last) {
+        s.ring.push(last);
+        resume.set(pair.pair_code, { seq: last.seq, time: last.time, price: last.price });
+        for (const c of await candlesContaining(db, pair.pair_code, last.time)) s.live.set(c.timeframe, c);
+      }
+      this.series.set(pair.pair_code, s);
+      this.pairs.push(pair);
+    }
+
+    const override = this.ctx.services.marketFeed;
+    if (override !== undefined && !isPriceFeed(override)) throw new Error('ctx.services.marketFeed is not a PriceFeed');
+    if (override) {
+      this.feed = override;
+    } else {
+      this.simulated = true;
+      this.feed = new Simulator({
+        seed: this.ctx.config.simSeed,
+        ticksPerSecond: this.ctx.config.simTicksPerSecond,
+        pairs: [...this.series.values()].filter((s) => s.pair.is_active !== false).map((s) => s.spec),
+        resume,
+        clock: this.ctx.now,
+        onError: (err) => this.ctx.log.error({ err }, 'market tick failed'),
+      });
+    }
+  }
+
+  /** Start the feed, the batched writer and retention. */
+  start(): void {
+    if (this.running || this.stopped || !this.feed) return;
+    this.running = true;
+    this.feed.start(this.ingest);
+    this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_INTERVAL_MS);
+    this.flushTimer.unref();
+    this.retentionTimer = setInterval(() => {
+      this.runRetention().catch((err) => this.ctx.log.error({ err }, 'market retention failed'));
+    }, RETENTION_INTERVAL_MS);
+    this.retentionTimer.unref();
+    this.markStarted();
+  }
+
+  /**
+   * Resolves once the feed runs. Fastify runs onListen hooks (where modules start) after
+   * listen() has resolved, so code that pushes prices right after listening waits for this.
+   */
+  whenStarted(): Promise<void> {
+    return this.startedPromise;
+  }
+
+  /** Stop the feed and timers, then write whatever is still in memory. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.running = false;
+    this.feed?.stop();
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
+    this.flushTimer = this.retentionTimer = null;
+    await this.flush().catch(() => undefined);
+  }
+
+  /** Whether the embedded simulator is the feed. */
+  get usesSimulator(): boolean {
+    return this.simulated;
+  }
+
+  // ---- ticks in ------------------------------------------------------------------------------
+
+  /** Take one tick from the feed; returns the tick as logged, or null when refused. */
+  readonly ingest = (raw: Tick): Tick | null => {
+    if (this.stopped) return null;
+    const s = this.series.get(raw?.pair_code);
+    if (!s) return this.refuse(raw, 'unknown pair');
+    if (typeof raw.price !== 'number' || !Number.isFinite(raw.price) || typeof raw.time !== 'number' || !Number.isFinite(raw.time)) {
+      return this.refuse(raw, 'not a finite price and time');
+    }
+    const price = roundPrice(raw.price, s.pair.precision);
+    if (!(price > 0)) return this.refuse(raw, 'price must be positive');
+    const time = Math.round(raw.time);
+    const last = s.ring.latest();
+    if (last && time < last.time) return this.refuse(raw, 'time before the last tick');
+
+    const tick: Tick = Object.freeze({ pair_code: s.pair.pair_code, seq: (last?.seq ?? 0) + 1, time, price });
+    s.ring.push(tick);
+    this.pendingTicks.push(tick);
+    if (!s.anchor) {
+      s.anchor = { time, price };
+      this.pendingAnchors.set(tick.pair_code, s.anchor);
+    }
+    for (const tf of TIMEFRAMES) {
+      const candle = applyPrice(s.live.get(tf), tick.pair_code, tf, time, price);
+      if (!candle) continue;
+      s.live.set(tf, candle);
+      this.dirtyCandles.set(candleKey(candle), candle);
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(tick);
+      } catch (err) {
+        this.ctx.log.error({ err }, 'market tick listener failed');
+      }
+    }
+    return tick;
+  };
+
+  private refuse(raw: unknown, reason: string): null {
+    this.ctx.log.warn({ tick: raw, reason }, 'market tick refused');
+    return null;
+  }
+
+  // ---- MarketService ----------------------------------------------------------------------
+
+  listPairs(): Pair[] {
+    return this.pairs.map(copyPair);
+  }
+
+  getPair(pairCode: string): Pair | undefined {
+    const s = this.series.get(pairCode);
+    return s ? copyPair(s.pair) : undefined;
+  }
+
+  /** A pair exists and is not explicitly inactive. */
+  isActive(pairCode: string): boolean {
+    const s = this.series.get(pairCode);
+    return !!s && s.pair.is_active !== false;
+  }
+
+  latestTick(pairCode: string): Tick | undefined {
+    return this.series.get(pairCode)?.ring.latest();
+  }
+
+  async tickAtOrBefore(pairCode: string, timeMs: number): Promise<Tick | undefined> {
+    const s = this.series.get(pairCode);
+    if (!s || !Number.isFinite(timeMs)) return undefined;
+    const hit = s.ring.atOrBefore(timeMs);
+    if (hit !== MISS) return hit;
+    return this.serial(async () => {
+      let best = await storedTickAtOrBefore(this.ctx.db, pairCode, timeMs);
+      // Ticks not written yet (a failed flush keeps them) may be later than the stored one.
+      for (const t of this.pendingTicks) {
+        if (t.pair_code === pairCode && t.time <= timeMs && (!best || t.seq > best.seq)) best = t;
+      }
+      return best;
+    });
+  }
+
+  async ticksBetween(pairCode: string, fromMs: number, toMs: number): Promise<Tick[]> {
+    const s = this.series.get(pairCode);
+    if (!s || !(fromMs <= toMs)) return [];
+    const hit = s.ring.between(fromMs, toMs);
+    if (hit !== MISS) return hit;
+    return this.serial(async () => {
+      const stored = await storedTicksBetween(this.ctx.db, pairCode, fromMs, toMs);
+      const bySeq = new Map(stored.map((t) => [t.seq, t]));
+      for (const t of this.pendingTicks) if (t.pair_code === pairCode && t.time >= fromMs && t.time <= toMs) bySeq.set(t.seq, t);
+      for (const t of s.ring.since(fromMs, toMs)) bySeq.set(t.seq, t);
+      return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+    });
+  }
+
+  volatility(pairCode: string): number {
+    const s = this.series.get(pairCode);
+    if (!s) throw new Error(`Unknown pair ${pairCode}`);
+    return s.spec.sigma;
+  }
+
+  async candles(pairCode: string, timeframe: Timeframe, limit: number): Promise<Candle[]> {
+    const s = this.series.get(pairCode);
+    const n = Math.min(MAX_CANDLES, Math.floor(limit));
+    if (!s || !(n >= 1) || !v.is(TimeframeSchema, timeframe)) return [];
+    await this.ensureBackfill(s);
+    return this.serial(async () => {
+      const stored = await storedCandles(this.ctx.db, pairCode, timeframe, n);
+      const pending: Candle[] = [];
+      for (const c of this.dirtyCandles.values()) if (c.pair_code === pairCode && c.timeframe === timeframe) pending.push(c);
+      const live = s.live.get(timeframe);
+      return mergeCandles(n, stored, pending, live ? [live] : []).map(copyCandle);
+    });
+  }
+
+  onTick(listener: (tick: Tick) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  // ---- more for the socket layer, orders and operators ---------------------------------------
+
+  /** The candle of the current bucket (last tick's bucket) of one timeframe, as a copy. */
+  liveCandle(pairCode: string, timeframe: Timeframe): Candle | undefined {
+    const c = this.series.get(pairCode)?.live.get(timeframe);
+    return c ? copyCandle(c) : undefined;
+  }
+
+  /** The latest price of every pair that has one (the pairs_rates payload). */
+  rates(): Rate[] {
+    const out: Rate[] = [];
+    for (const s of this.series.values()) {
+      const t = s.ring.latest();
+      if (t) out.push({ pair_code: t.pair_code, current_price: t.price });
+    }
+    return out;
+  }
+
+  /**
+   * Retention never deletes ticks at or after the time this returns (the orders area sets it to
+   * the earliest entry/expiry time an open order still needs). Replaces any previous floor.
+   */
+  setRetentionFloor(floor: RetentionFloor | null): void {
+    this.retentionFloor = floor;
+  }
+
+  /**
+   * Delete ticks older than TICK_RETENTION_HOURS (but none at or after the retention floor, and
+   * always keeping each pair's newest tick before the cutoff, so "the last tick at or before t"
+   * stays answerable for every t after it) and candles beyond their timeframe's window.
+   */
+  async runRetention(nowMs: number = this.ctx.now()): Promise<{ ticks: number; candles: number; cutoff: number }> {
+    let cutoff = nowMs - this.ctx.config.tickRetentionHours * 3_600_000;
+    if (this.retentionFloor) {
+      // If the floor cannot be known, keeping everything is the safe answer.
+      const floor = await this.retentionFloor();
+      if (floor !== null && Number.isFinite(floor)) cutoff = Math.min(cutoff, floor);
+      else if (floor !== null) throw new Error('retention floor is not a finite time');
+    }
+    let ticks = 0;
+    let candles = 0;
+    for (const code of this.series.keys()) {
+      // One short transaction per pair so live batches are never held up for long.
+      await this.serial(() =>
+        this.ctx.tx(async (trx) => {
+          ticks += await pruneTicks(trx, code, cutoff);
+          candles += await pruneCandles(trx, code, nowMs);
+        }),
+      );
+    }
+    return { ticks, candles, cutoff };
+  }
+
+  /** Write every tick, changed candle and anchor still in memory (also runs on a timer). */
+  flush(): Promise<void> {
+    return this.serial(() => this.writeBatch());
+  }
+
+  /**
+   * Generate and store the history before a pair's first tick, once per pair and only for the
+   * simulator (an external feed's past is not ours to invent). Failure is logged, not thrown:
+   * the chart still gets the recorded candles.
+   */
+  ensureBackfill(pairCode: string | Series): Promise<void> {
+    const s = typeof pairCode === 'string' ? this.series.get(pairCode) : pairCode;
+    if (!s || !this.simulated || s.backfilled || !s.anchor) return Promise.resolve();
+    if (s.backfilling) return s.backfilling;
+    const anchor = s.anchor;
+    s.backfilling = this.serial(async () => {
+      if (s.backfilled) return;
+      const now = this.ctx.now();
+      const byTf = backfillCandles({
+        seed: this.ctx.config.simSeed,
+        spec: s.spec,
+        anchorTime: anchor.time,
+        anchorPrice: anchor.price,
+        ticksPerSecond: this.ctx.config.simTicksPerSecond,
+      });
+      const rows: Candle[] = [];
+      for (const [tf, list] of byTf) {
+        const keepFrom = candleRetentionCutoff(now, tf);
+        for (const c of list) if (c.timestamp >= keepFrom) rows.push(c);
+      }
+      await this.ctx.tx(async (trx) => {
+        await insertBackfill(trx, rows);
+        await trx
+          .insertInto('market_series')
+          .values({ pair_code: s.pair.pair_code, anchor_time: anchor.time, anchor_price: anchor.price, backfilled: 1 })
+          .onConflict((oc) => oc.column('pair_code').doUpdateSet({ backfilled: 1 }))
+          .execute();
+      });
+      s.backfilled = true;
+    })
+      .catch((err) => this.ctx.log.error({ err, pair_code: s.pair.pair_code }, 'market backfill failed'))
+      .finally(() => {
+        s.backfilling = null;
+      });
+    return s.backfilling;
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  /** Run `fn` after every earlier serial step (writes and the reads that must not race them). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeBatch(): Promise<void> {
+    if (!this.pendingTicks.length && !this.dirtyCandles.size && !this.pendingAnchors.size) return;
+    const ticks = this.pendingTicks;
+    const dirty = this.dirtyCandles;
+    const anchors = this.pendingAnchors;
+    this.pendingTicks = [];
+    this.dirtyCandles = new Map();
+    this.pendingAnchors = new Map();
+    // Copies: the live candles keep changing while the transaction runs.
+    const candles = [...dirty.values()].map(copyCandle);
+    try {
+      await this.ctx.tx(async (trx) => {
+        await insertTicks(trx, ticks);
+        await upsertCandles(trx, candles);
+        if (anchors.size) {
+          await trx
+            .insertInto('market_series')
+            .values([...anchors].map(([pair_code, a]) => ({ pair_code, anchor_time: a.time, anchor_price: a.price, backfilled: 0 })))
+            .onConflict((oc) => oc.column('pair_code').doNothing())
+            .execute();
+        }
+      });
+    } catch (err) {
+      // Keep everything for the next attempt; newer changes of the same candle win.
+      this.pendingTicks = ticks.concat(this.pendingTicks);
+      for (const [key, candle] of dirty) if (!this.dirtyCandles.has(key)) this.dirtyCandles.set(key, candle);
+      for (const [code, a] of anchors) if (!this.pendingAnchors.has(code)) this.pendingAnchors.set(code, a);
+      this.ctx.log.error({ err }, 'market flush failed');
+      throw err;
+    }
+  }
+}
+
+function parseTimeframes(json: string): Timeframe[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (Array.isArray(parsed)) {
+      const valid = parsed.filter((tf): tf is Timeframe => v.is(TimeframeSchema, tf));
+      if (valid.length) return TIMEFRAMES.filter((tf) => valid.includes(tf));
+    }
+  } catch {
+    // fall through to every timeframe
+  }
+  return [...TIMEFRAMES];
+}
+
+const copyPair = (p: Pair): Pair => ({ ...p, timeframes: [...p.timeframes] });
+
+/** The market service of a running server (created by marketModule's init). */
+export function market(ctx: AppContext): Market {
+  const m = ctx.services.market;
+  if (!(m instanceof Market)) throw new Error('market service is not initialised (marketModule must run first)');
+  return m;
+}

@@ -1,0 +1,185 @@
+/**
+ * The tick log: an in-memory ring per pair for the last few minutes (answers the hot lookups
+ * without the database) and the persisted table behind it (batched inserts, lookups for older
+ * ticks, retention). Ticks of one pair have consecutive seq numbers and non-decreasing times,
+ * which is what lets the ring store only times and prices.
+ */
+import type { DB, Trx } from '../../db';
+import type { Tick } from './types';
+
+/** A miss: the ring cannot answer for that time (older than what it holds); ask the database. */
+export const MISS = Symbol('ring-miss');
+
+export class TickRing {
+  private readonly times: Float64Array;
+  private readonly prices: Float64Array;
+  /** Index of the oldest element. */
+  private head = 0;
+  private size = 0;
+  private oldestSeq = 0;
+
+  constructor(
+    readonly pairCode: string,
+    readonly capacity: number,
+  ) {
+    this.times = new Float64Array(capacity);
+    this.prices = new Float64Array(capacity);
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(tick: Tick): void {
+    if (this.size > 0 && tick.seq !== this.oldestSeq + this.size) {
+      // Not the next tick of this ring: start over from it rather than mislabel seqs.
+      this.size = 0;
+    }
+    if (this.size === 0) {
+      this.head = 0;
+      this.oldestSeq = tick.seq;
+    }
+    if (this.size === this.capacity) {
+      this.head = (this.head + 1) % this.capacity;
+      this.oldestSeq += 1;
+      this.size -= 1;
+    }
+    const at = (this.head + this.size) % this.capacity;
+    this.times[at] = tick.time;
+    this.prices[at] = tick.price;
+    this.size += 1;
+  }
+
+  private at(i: number): Tick {
+    const idx = (this.head + i) % this.capacity;
+    return { pair_code: this.pairCode, seq: this.oldestSeq + i, time: this.times[idx], price: this.prices[idx] };
+  }
+
+  private timeAt(i: number): number {
+    return this.times[(this.head + i) % this.capacity];
+  }
+
+  latest(): Tick | undefined {
+    return this.size ? this.at(this.size - 1) : undefined;
+  }
+
+  oldestTime(): number | undefined {
+    return this.size ? this.timeAt(0) : undefined;
+  }
+
+  /** The last tick with time <= timeMs, or MISS when the answer may be older than the ring. */
+  atOrBefore(timeMs: number): Tick | typeof MISS {
+    if (this.size === 0 || timeMs < this.timeAt(0)) return MISS;
+    // Binary search for the last index with time <= timeMs.
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.timeAt(mid) <= timeMs) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.at(lo);
+  }
+
+  /**
+   * Ticks with fromMs <= time <= toMs, oldest first, or MISS when some may be older than the
+   * ring (an evicted tick can share the oldest kept tick's time, hence the strict comparison).
+   */
+  between(fromMs: number, toMs: number): Tick[] | typeof MISS {
+    if (this.size === 0 || fromMs <= this.timeAt(0)) return MISS;
+    return this.since(fromMs, toMs);
+  }
+
+  /** Whatever the ring holds in [fromMs, toMs], oldest first (possibly incomplete at the old end). */
+  since(fromMs: number, toMs: number): Tick[] {
+    const out: Tick[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const t = this.timeAt(i);
+      if (t > toMs) break;
+      if (t >= fromMs) out.push(this.at(i));
+    }
+    return out;
+  }
+}
+
+// ---- persistence -------------------------------------------------------------------------
+
+type TickRow = { pair_code: string; seq: number | string | bigint; time_ms: number | string | bigint; price: number | string };
+
+const rowToTick = (r: TickRow): Tick => ({
+  pair_code: r.pair_code,
+  seq: Number(r.seq),
+  time: Number(r.time_ms),
+  price: Number(r.price),
+});
+
+/** Rows per INSERT: 4 parameters each stays far below every driver's parameter limit. */
+const TICK_CHUNK = 1000;
+
+/** Insert a batch of ticks; a tick already stored (same pair and seq) is left as it is. */
+export async function insertTicks(trx: Trx, ticks: readonly Tick[]): Promise<void> {
+  for (let i = 0; i < ticks.length; i += TICK_CHUNK) {
+    const rows = ticks.slice(i, i + TICK_CHUNK).map((t) => ({ pair_code: t.pair_code, seq: t.seq, time_ms: t.time, price: t.price }));
+    await trx
+      .insertInto('market_ticks')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['pair_code', 'seq']).doNothing())
+      .execute();
+  }
+}
+
+export async function lastStoredTick(db: DB | Trx, pairCode: string): Promise<Tick | undefined> {
+  const row = await db
+    .selectFrom('market_ticks')
+    .selectAll()
+    .where('pair_code', '=', pairCode)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? rowToTick(row) : undefined;
+}
+
+export async function storedTickAtOrBefore(db: DB | Trx, pairCode: string, timeMs: number): Promise<Tick | undefined> {
+  const row = await db
+    .selectFrom('market_ticks')
+    .selectAll()
+    .where('pair_code', '=', pairCode)
+    .where('time_ms', '<=', timeMs)
+    .orderBy('time_ms', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? rowToTick(row) : undefined;
+}
+
+export async function storedTicksBetween(db: DB | Trx, pairCode: string, fromMs: number, toMs: number): Promise<Tick[]> {
+  const rows = await db
+    .selectFrom('market_ticks')
+    .selectAll()
+    .where('pair_code', '=', pairCode)
+    .where('time_ms', '>=', fromMs)
+    .where('time_ms', '<=', toMs)
+    .orderBy('seq', 'asc')
+    .execute();
+  return rows.map(rowToTick);
+}
+
+/**
+ * Delete a pair's ticks older than `cutoffMs`, except the newest tick at or before the cutoff:
+ * "the last tick at or before t" stays answerable for every t >= cutoff. Returns rows deleted.
+ */
+export async function pruneTicks(trx: Trx, pairCode: string, cutoffMs: number): Promise<number> {
+  const keep = await trx
+    .selectFrom('market_ticks')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('pair_code', '=', pairCode)
+    .where('time_ms', '<=', cutoffMs)
+    .executeTakeFirst();
+  if (keep?.seq === null || keep?.seq === undefined) return 0;
+  const result = await trx
+    .deleteFrom('market_ticks')
+    .where('pair_code', '=', pairCode)
+    .where('seq', '<', Number(keep.seq))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

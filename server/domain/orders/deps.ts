@@ -1,0 +1,23 @@
+/**
+ * What the order functions need from the server: the database, the write transaction, the
+ * clock, the log and the market service. A subset of AppContext plus the market, so the domain
+ * code can be driven from a test without the HTTP layer.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context';
+import type { DB } from '../../db';
+import type { MarketService } from '../market/types';
+
+export interface OrdersDeps {
+  db: DB;
+  tx: AppContext['tx'];
+  now: () => number;
+  log: FastifyBaseLogger;
+  market: MarketService;
+}
+
+/** Result of a write that may have been a replay of an earlier identical request. */
+export interface Placed<T> {
+  value: T;
+  created: boolean;
+}

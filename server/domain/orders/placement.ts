@@ -1,0 +1,144 @@
+/**
+ * Placing an order (POST /api/v2/orders): check the pair and its price, then in ONE write
+ * transaction insert the order (open price = the latest tick at acceptance) and debit the stake
+ * through the ledger (key `order:<id>:stake`). A `client_request_id` makes the request safe to
+ * retry: the same (user, id) returns the order created the first time, without a second debit,
+ * even when both requests arrive together (checked again inside the serialized transaction,
+ * backed by a unique index for databases that do not serialize writers).
+ */
+import { ErrorText } from '../../../contract/envelope';
+import { findCurrency } from '../../../contract/currencies';
+import { toMinor } from '../../../contract/money';
+import { OrderErrorText, type CreateOrder } from '../../../contract/orders';
+import type { Trx } from '../../db';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import { recordEvent } from '../events';
+import { InsufficientBalanceError, postLedger } from '../ledger';
+import type { MarketService, Tick } from '../market/types';
+import type { OrdersDeps, Placed } from './deps';
+import { toBasisPoints } from './pricing';
+import { ledgerAccount, type OrderRow } from './wire';
+
+export const stakeKey = (orderId: number) => `order:${orderId}:stake`;
+
+/**
+ * A price older than this is not a price to trade on: the feed has stalled or the market is
+ * closed, and the real price may have moved (betting on a known move). Orders and early closes
+ * are refused with "Price unavailable, try again" until a fresh tick arrives.
+ */
+export const MAX_PRICE_AGE_MS = 10_000;
+
+/** The pair's latest tick when it is fresh enough to trade on, else undefined. */
+export function freshTick(market: MarketService, pairCode: string, now: number): Tick | undefined {
+  const tick = market.latestTick(pairCode);
+  return tick && now - tick.time <= MAX_PRICE_AGE_MS ? tick : undefined;
+}
+
+export async function placeOrder(deps: OrdersDeps, userId: number, input: CreateOrder): Promise<Placed<OrderRow>> {
+  const currency = findCurrency(input.currency);
+  const stake = currency ? toMinor(input.amount, currency.decimals) : null;
+  // The contract schema has already refused these; this guards a caller that skipped it.
+  if (!currency || stake === null || stake <= 0) throw badRequest('Invalid amount');
+  const account = ledgerAccount(input.trading_account);
+  const requestId = input.client_request_id ?? null;
+
+  if (requestId) {
+    const earlier = await findByRequestId(deps.db, userId, requestId);
+    if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
+  }
+
+  const pair = deps.market.getPair(input.pair_code);
+  if (!pair || pair.is_active === false) throw notFound(ErrorText.pairNotFound);
+  const tick = freshTick(deps.market, pair.pair_code, deps.now());
+  if (!tick) throw conflict(OrderErrorText.priceUnavailable);
+
+  try {
+    return await deps.tx(async (trx) => {
+      if (requestId) {
+        const earlier = await findByRequestId(trx, userId, requestId);
+        if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
+      }
+      const acceptedAt = deps.now();
+      const inserted = await trx
+        .insertInto('orders')
+        .values({
+          user_id: userId,
+          client_request_id: requestId,
+          pair_code: pair.pair_code,
+          pair_human_code: pair.pair_human_code,
+          direction: input.direction,
+          account,
+          currency: currency.iso_code,
+          stake,
+          payout_rate_bp: toBasisPoints(pair.payout_rate),
+          price_precision: pair.precision,
+          expiry_seconds: input.expiry,
+          accepted_at: acceptedAt,
+          expires_at: acceptedAt + input.expiry * 1000,
+          open_price: tick.price,
+          entry_tick_time: tick.time,
+          entry_tick_seq: tick.seq,
+          status: 'open',
+          result: null,
+          close_reason: null,
+          close_price: null,
+          exit_tick_time: null,
+          exit_tick_seq: null,
+          payout: null,
+          closed_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await postLedger(
+        trx,
+        {
+          key: stakeKey(inserted.id),
+          kind: 'order_stake',
+          userId,
+          ref: { type: 'order', id: inserted.id },
+          entries: [{ currency: currency.iso_code, account, amount: -stake }],
+        },
+        acceptedAt,
+      );
+      await recordEvent(trx, 'order.opened', userId, { order_id: inserted.id }, acceptedAt);
+      const row = await trx.selectFrom('orders').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+      return { value: row, created: true };
+    });
+  } catch (err) {
+    if (err instanceof InsufficientBalanceError) throw badRequest(ErrorText.insufficientBalance);
+    if (requestId && isUniqueViolation(err)) {
+      // Another writer inserted the same request id between our check and our insert.
+      const earlier = await findByRequestId(deps.db, userId, requestId);
+      if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
+    }
+    throw err;
+  }
+}
+
+function findByRequestId(trx: Trx, userId: number, requestId: string): Promise<OrderRow | undefined> {
+  return trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('client_request_id', '=', requestId)
+    .executeTakeFirst();
+}
+
+/** A request id names one order: reusing it for a different order is a client bug, not a retry. */
+function sameRequestOrThrow(row: OrderRow, input: CreateOrder, stake: number): OrderRow {
+  const same =
+    row.pair_code.toLowerCase() === input.pair_code.toLowerCase() &&
+    row.direction === input.direction &&
+    row.account === ledgerAccount(input.trading_account) &&
+    row.currency === input.currency &&
+    Number(row.stake) === stake &&
+    Number(row.expiry_seconds) === input.expiry;
+  if (!same) throw conflict(OrderErrorText.requestIdReused);
+  return row;
+}
+
+/** Unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

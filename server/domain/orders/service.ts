@@ -1,0 +1,85 @@
+/**
+ * The orders service the routes and the socket layer use: placement, early close, the queries
+ * and the settlement scheduler behind one object (ctx.services.orders). Every method returns
+ * wire shapes (contract/orders.ts); the domain functions it calls hold the rules.
+ */
+import type { CloseOrder, CreateOrder, ListOrdersQuery, Order, OrderDetails, Pagination } from '../../../contract/orders';
+import type { OrdersDeps } from './deps';
+import { closeOrderEarly } from './early-close';
+import { placeOrder } from './placement';
+import { getOrder, listAllOrders, listOrders, wire } from './queries';
+import { SettlementScheduler } from './settlement';
+
+export class OrdersService {
+  readonly scheduler: SettlementScheduler;
+  /**
+   * Resolves once start() has settled the overdue orders and scheduled the rest. Fastify runs
+   * onListen hooks after listen() has already resolved, so whoever must not race the start
+   * (a test that restarts a server, an operator tool) waits on this.
+   */
+  readonly started: Promise<void>;
+  private markStarted: (err?: unknown) => void = () => undefined;
+
+  constructor(readonly deps: OrdersDeps) {
+    this.scheduler = new SettlementScheduler(deps);
+    this.started = new Promise<void>((resolve, reject) => {
+      this.markStarted = (err) => (err === undefined ? resolve() : reject(err));
+    });
+    this.started.catch(() => undefined);
+  }
+
+  /** Place an order; `created` is false when a client_request_id replay returned the earlier order. */
+  async place(userId: number, input: CreateOrder): Promise<{ order: Order; created: boolean }> {
+    const placed = await placeOrder(this.deps, userId, input);
+    if (placed.created) this.scheduler.schedule(placed.value);
+    return { order: wire(this.deps, placed.value), created: placed.created };
+  }
+
+  async close(userId: number, orderId: number, input: CloseOrder): Promise<Order> {
+    const row = await closeOrderEarly(this.deps, userId, orderId, input);
+    this.scheduler.forget(orderId);
+    return wire(this.deps, row);
+  }
+
+  get(userId: number, orderId: number): Promise<OrderDetails> {
+    return getOrder(this.deps, userId, orderId);
+  }
+
+  list(userId: number, query: ListOrdersQuery): Promise<{ orders: Order[]; pagination: Pagination }> {
+    return listOrders(this.deps, userId, query);
+  }
+
+  async all(userId: number): Promise<Order[]> {
+    return listAllOrders(this.deps, userId);
+  }
+
+  /** The wire shape of one order by id (for pushes), or null when it does not exist. */
+  async byId(orderId: number): Promise<{ userId: number; order: Order } | null> {
+    const row = await this.deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+    return row ? { userId: row.user_id, order: wire(this.deps, row) } : null;
+  }
+
+  /** Acceptance time of the oldest open order (ticks from then on are still needed), or null. */
+  async earliestOpenAcceptedAt(): Promise<number | null> {
+    const row = await this.deps.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.min('accepted_at').as('t'))
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    return row?.t === null || row?.t === undefined ? null : Number(row.t);
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.scheduler.start();
+      this.markStarted();
+    } catch (err) {
+      this.markStarted(err);
+      throw err;
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.scheduler.stop();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Orders between the database and the wire: the stored row type, the account names each side
+ * uses, the win/tie/loss rule at the pair's precision, and the row -> wire Order mapping
+ * (contract/orders.ts). Amounts leave here as decimals; inside they stay minor units.
+ */
+import type { Selectable } from 'kysely';
+import type { OrdersTable } from '../../db/tables/orders';
+import type { Account } from '../ledger';
+import type { Tick } from '../market/types';
+import type { Order, OrderDirection, OrderResult, TradingAccount } from '../../../contract/orders';
+import { findCurrency } from '../../../contract/currencies';
+import { fromMinor } from '../../../contract/money';
+import { winPayout } from './pricing';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export function ledgerAccount(tradingAccount: TradingAccount): Extract<Account, 'real' | 'demo'> {
+  return tradingAccount === 'RealAccount' ? 'real' : 'demo';
+}
+
+export function tradingAccountOf(account: string): TradingAccount {
+  return account === 'real' ? 'RealAccount' : 'DemoAccount';
+}
+
+/** Prices as integers at the pair's precision, so 1.1000000000000001 and 1.1 are the same price. */
+export function priceUnits(price: number, precision: number): number {
+  return Math.round(price * 10 ** precision);
+}
+
+/** Win when the price moved the chosen way, tie when it did not move at the pair's precision. */
+export function outcomeOf(direction: OrderDirection, open: number, close: number, precision: number): 'won' | 'lost' | 'tie' {
+  const o = priceUnits(open, precision);
+  const c = priceUnits(close, precision);
+  if (c === o) return 'tie';
+  return (direction === 'up') === c > o ? 'won' : 'lost';
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** The wire order; `latest` is the pair's newest tick (current_price of an open order). */
+export function toWireOrder(row: OrderRow, latest: Tick | undefined): Order {
+  const currency = findCurrency(row.currency);
+  const decimals = currency?.decimals ?? 2;
+  const rate = currency?.rate ?? 1;
+  const stake = Number(row.stake);
+  const open = Number(row.open_price);
+  const closed = row.status === 'closed';
+  const payout = row.payout === null ? null : Number(row.payout);
+  const amount = fromMinor(stake, decimals);
+  const exitTime = row.exit_tick_time === null ? null : Number(row.exit_tick_time);
+  return {
+    order_id: row.id,
+    pair_code: row.pair_code,
+    pair: row.pair_code,
+    pair_human_code: row.pair_human_code,
+    direction: row.direction as OrderDirection,
+    trading_account: tradingAccountOf(row.account),
+    balance_type: row.account === 'real' ? 'RealBalance' : 'DemoBalance',
+    status: closed ? 'closed' : 'open',
+    result: (row.result as OrderResult | null) ?? null,
+    currency: row.currency,
+    amount,
+    amount_in_user_currency: amount,
+    currency_amount: amount / (open * rate),
+    open_price: open,
+    close_price: row.close_price === null ? null : Number(row.close_price),
+    current_price: closed ? (row.close_price === null ? null : Number(row.close_price)) : (latest?.price ?? null),
+    price_precision: Number(row.price_precision),
+    payout_rate: Number(row.payout_rate_bp) / 10_000,
+    potential_return: fromMinor(winPayout(stake, Number(row.payout_rate_bp)), decimals),
+    profit_loss: closed && payout !== null ? fromMinor(payout - stake, decimals) : null,
+    payout: closed && payout !== null ? fromMinor(payout, decimals) : null,
+    expiry_seconds: Number(row.expiry_seconds),
+    created_at: seconds(Number(row.accepted_at)),
+    expires_at: seconds(Number(row.expires_at)),
+    close_time: row.closed_at === null ? null : seconds(Number(row.closed_at)),
+    created_at_ms: Number(row.accepted_at),
+    expires_at_ms: Number(row.expires_at),
+    is_closed: closed,
+    is_manual: Number(row.is_manual) === 1,
+    close_reason: (row.close_reason as Order['close_reason']) ?? null,
+    entry_tick: { time: Number(row.entry_tick_time), seq: Number(row.entry_tick_seq), price: open },
+    exit_tick:
+      exitTime === null || row.close_price === null
+        ? null
+        : { time: exitTime, seq: Number(row.exit_tick_seq), price: Number(row.close_price) },
+  };
+}

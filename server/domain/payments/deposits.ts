@@ -1,0 +1,280 @@
+/**
+ * Deposits into the real account, the same for every provider:
+ *
+ *   create    validate (amount, method, currency, min/max), insert the pending row (one
+ *             transaction), let the provider fill in what the payer sees (outside any
+ *             transaction: a real provider is an HTTP call), store that (second transaction).
+ *             A client_request_id makes the request safe to retry.
+ *   confirm   manual only: the owner says the transfer is done -> processing.
+ *   callback  a verified provider callback: find the deposit by invoice or address, check that
+ *             it names this transaction, amount and currency, then approve + credit once /
+ *             fail / mark processing.
+ *   expire    deposits left pending past expired_at become expired (the module's sweeper).
+ *
+ * Approval credits through the ledger with key `deposit:<id>:credit`, so a callback delivered
+ * twice, or raced with the operator, credits once.
+ */
+import { toMinor } from '../../../contract/money';
+import { PaymentErrorText, type DepositRequest, type DepositResult } from '../../../contract/payments';
+import type { Trx } from '../../db';
+import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
+import { checkMethodAndAmount } from './amounts';
+import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
+import type { CallbackUpdate, PaymentProvider } from './providers/types';
+import { approveDeposit, changeStatus } from './status';
+import { decimalsOf, requisitOf, toWireTransaction, type PaymentTxRow } from './wire';
+
+export type ProviderRegistry = ReadonlyMap<string, PaymentProvider>;
+
+export function providerFor(providers: ProviderRegistry, type: string): PaymentProvider {
+  const p = providers.get(type);
+  if (!p) throw new Error(`No payment provider for integration type ${type}`);
+  return p;
+}
+
+/** The user's earlier payment with this client_request_id, if any. */
+export function byRequestId(trx: Trx, userId: number, requestId: string) {
+  return trx
+    .selectFrom('payment_transactions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('client_request_id', '=', requestId)
+    .executeTakeFirst();
+}
+
+/** A client_request_id names one request: the same id with other values is a client bug. */
+export function sameRequestOrThrow(row: PaymentTxRow, type: string, methodId: string, currency: string, amount: number): PaymentTxRow {
+  if (row.transaction_type !== type || row.payment_method_id !== methodId || row.currency !== currency || Number(row.amount) !== amount) {
+    throw conflict(PaymentErrorText.requestIdReused);
+  }
+  return row;
+}
+
+export async function createDeposit(
+  deps: PaymentsDeps,
+  providers: ProviderRegistry,
+  userId: number,
+  input: DepositRequest,
+): Promise<Created<PaymentTxRow>> {
+  const checked = await checkMethodAndAmount(deps.db, 'deposit', input.payment_method_id, input.currency, input.amount);
+  const { method, currency } = checked;
+  const provider = providerFor(providers, method.integration_type);
+  const requestId = input.client_request_id ?? null;
+  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, 'deposit', method.id, currency.iso_code, checked.amount), created: false });
+
+  if (requestId) {
+    const earlier = await byRequestId(deps.db, userId, requestId);
+    if (earlier) return replay(earlier);
+  }
+
+  let inserted: { row: PaymentTxRow; fresh: boolean };
+  try {
+    inserted = await deps.tx(async (trx) => {
+      if (requestId) {
+        const earlier = await byRequestId(trx, userId, requestId);
+        if (earlier) return { row: earlier, fresh: false };
+      }
+      const now = deps.now();
+      const created = await trx
+        .insertInto('payment_transactions')
+        .values({
+          user_id: userId,
+          transaction_type: 'deposit',
+          status: 'pending',
+          client_request_id: requestId,
+          payment_method_id: method.id,
+          method_name: method.name,
+          integration_type: method.integration_type,
+          account: 'real',
+          currency: currency.iso_code,
+          amount: checked.amount,
+          final_amount: checked.amount,
+          payment_currency: checked.paymentCurrency.iso_code,
+          amount_payment_currency: checked.amountPayment,
+          exchange_rate: checked.exchangeRate,
+          balance_before: null,
+          balance_after: null,
+          crypto_wallet_address: null,
+          crypto_network: null,
+          crypto_transaction_hash: null,
+          payment_url: null,
+          invoice_id: null,
+          checkout_token: null,
+          requisit: null,
+          payment_details: null,
+          estimated_processing_time: null,
+          error_message: null,
+          expired_at: provider.depositTtlMs === null ? null : now + provider.depositTtlMs,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const row = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+      return { row, fresh: true };
+    });
+  } catch (err) {
+    if (requestId && isUniqueViolation(err)) {
+      const earlier = await byRequestId(deps.db, userId, requestId);
+      if (earlier) return replay(earlier);
+    }
+    throw err;
+  }
+  if (!inserted.fresh) return replay(inserted.row);
+  const row = inserted.row;
+
+  let fields;
+  try {
+    fields = await provider.createDeposit(row, method);
+  } catch (err) {
+    // The provider could not open the payment: the row fails, the cause stays in the log.
+    await deps.tx((trx) => changeStatus(trx, row, 'failed', ['pending'], deps.now(), { error_message: PaymentErrorText.providerFailed }));
+    deps.log?.warn({ err, transaction_id: row.id }, 'payment provider failed to create a deposit');
+    throw new HttpError(502, PaymentErrorText.providerFailed);
+  }
+  const stored = await deps.tx(async (trx) => {
+    await trx
+      .updateTable('payment_transactions')
+      .set({
+        requisit: fields.requisit ? JSON.stringify(fields.requisit) : null,
+        crypto_wallet_address: fields.crypto_wallet_address ?? null,
+        crypto_network: fields.crypto_network ?? null,
+        invoice_id: fields.invoice_id ?? null,
+        payment_url: fields.payment_url ?? null,
+        checkout_token: fields.checkout_token ?? null,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    return trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+  });
+  provider.onCreated?.(stored);
+  return { value: stored, created: true };
+}
+
+/** The deposit answer (spec section 3, Deposit result). */
+export async function depositResult(providers: ProviderRegistry, row: PaymentTxRow): Promise<DepositResult> {
+  const provider = providerFor(providers, row.integration_type);
+  const wire = toWireTransaction(row);
+  const integration = await provider.integrationData(row);
+  return {
+    transaction_id: row.id,
+    status: wire.approval_status,
+    currency: row.currency,
+    payment_method: row.method_name,
+    integration_type: wire.integration_type,
+    payment_url: row.payment_url,
+    amount_payment_currency: wire.amount_payment_currency,
+    payment_currency: row.payment_currency,
+    expired_at: wire.expired_at,
+    invoice_id: row.invoice_id,
+    integration_data: integration,
+    transaction: {
+      id: row.id,
+      amount: wire.amount,
+      amount_payment_currency: wire.amount_payment_currency,
+      status: wire.approval_status,
+      created_at: wire.created_at,
+      expired_at: wire.expired_at,
+      requisit: requisitOf(row),
+    },
+  };
+}
+
+export async function findOwnTransaction(trx: Trx, userId: number, id: number): Promise<PaymentTxRow> {
+  const row = await trx
+    .selectFrom('payment_transactions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw notFound(PaymentErrorText.transactionNotFound);
+  return row;
+}
+
+/** The owner says the manual transfer is done: pending -> processing (repeating it is harmless). */
+export async function confirmDeposit(deps: PaymentsDeps, providers: ProviderRegistry, userId: number, id: number): Promise<PaymentTxRow> {
+  return deps.tx(async (trx) => {
+    const row = await findOwnTransaction(trx, userId, id);
+    if (row.transaction_type !== 'deposit') throw notFound(PaymentErrorText.transactionNotFound);
+    const provider = providerFor(providers, row.integration_type);
+    if (!provider.confirmByUser) throw badRequest(PaymentErrorText.notManual);
+    if (row.status === 'processing') return row;
+    const now = deps.now();
+    const open = row.status === 'pending' && (row.expired_at === null || Number(row.expired_at) > now);
+    if (!open || !(await changeStatus(trx, row, provider.confirmByUser(row), ['pending'], now))) {
+      throw conflict(PaymentErrorText.notConfirmable);
+    }
+    return trx.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  });
+}
+
+export interface CallbackResult {
+  transactionId: number;
+  status: string;
+  changed: boolean;
+}
+
+/**
+ * Apply a verified provider callback. Refused (4xx, nothing changes) when the invoice/address
+ * is unknown, names another transaction, or the amount or currency differ from the deposit's.
+ * A repeated callback is answered as success without a second change.
+ */
+export async function applyCallback(
+  deps: PaymentsDeps,
+  provider: PaymentProvider,
+  update: CallbackUpdate,
+): Promise<CallbackResult> {
+  const result = await deps.tx(async (trx) => {
+    let q = trx.selectFrom('payment_transactions').selectAll().where('integration_type', '=', provider.type).where('transaction_type', '=', 'deposit');
+    q = 'invoiceId' in update.lookup ? q.where('invoice_id', '=', update.lookup.invoiceId) : q.where('crypto_wallet_address', '=', update.lookup.address);
+    const row = await q.executeTakeFirst();
+    if (!row) throw notFound(PaymentErrorText.unknownInvoice);
+    if (String(row.id) !== update.orderId) throw badRequest(PaymentErrorText.invoiceMismatch);
+    if (update.currency !== row.payment_currency) throw badRequest(PaymentErrorText.currencyMismatch);
+    const paid = toMinor(update.amount, decimalsOf(row.payment_currency));
+    if (paid === null || paid !== Number(row.amount_payment_currency)) throw badRequest(PaymentErrorText.amountMismatch);
+
+    const now = deps.now();
+    let changed = false;
+    if (update.outcome === 'approved') {
+      // A payment confirmed upstream after our local expiry is still money received.
+      changed = await approveDeposit(trx, row, ['pending', 'processing', 'expired'], now, { crypto_transaction_hash: update.txHash });
+    } else if (update.outcome === 'failed') {
+      changed = await changeStatus(trx, row, 'failed', ['pending', 'processing'], now, { error_message: update.errorMessage });
+    } else if (update.outcome === 'processing') {
+      changed = await changeStatus(trx, row, 'processing', ['pending'], now, { crypto_transaction_hash: update.txHash });
+    }
+    const after = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    return { row: after, changed };
+  }).catch((err) => {
+    // The same on-chain transfer may not pay two deposits (unique crypto_transaction_hash).
+    if (isUniqueViolation(err)) throw conflict(PaymentErrorText.hashReused);
+    throw err;
+  });
+  if (result.changed) {
+    if (result.row.status === 'approved') provider.onApproved?.(result.row);
+    if (result.row.status === 'failed') provider.onRejected?.(result.row);
+  }
+  return { transactionId: result.row.id, status: result.row.status, changed: result.changed };
+}
+
+/** Deposits still pending after expired_at become expired; returns the rows that changed. */
+export async function expireOverdueDeposits(deps: PaymentsDeps, limit = 200): Promise<PaymentTxRow[]> {
+  const now = deps.now();
+  const due = await deps.db
+    .selectFrom('payment_transactions')
+    .selectAll()
+    .where('transaction_type', '=', 'deposit')
+    .where('status', '=', 'pending')
+    .where('expired_at', 'is not', null)
+    .where('expired_at', '<=', now)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const expired: PaymentTxRow[] = [];
+  for (const row of due) {
+    const changed = await deps.tx((trx) => changeStatus(trx, row, 'expired', ['pending'], deps.now(), { error_message: 'Payment window expired' }));
+    if (changed) expired.push({ ...row, status: 'expired' });
+  }
+  return expired;
+}

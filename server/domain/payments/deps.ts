@@ -1,0 +1,27 @@
+/**
+ * What the payment functions need: the database, a write transaction and the clock. A subset
+ * of AppContext, so the operator CLI (another process, no HTTP server) can run the same
+ * approve/reject/list code on the database of DATA_DIR.
+ */
+import type { DB, Trx } from '../../db';
+
+export interface PaymentsDeps {
+  db: DB;
+  /** One write transaction (BEGIN IMMEDIATE); inside it use only the handed `trx`. */
+  tx: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
+  now: () => number;
+  /** Where provider failures are logged (the server's logger; absent in the CLI). */
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/** Result of a write that may have been a replay of an earlier identical request. */
+export interface Created<T> {
+  value: T;
+  created: boolean;
+}
+
+/** Unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

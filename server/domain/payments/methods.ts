@@ -1,0 +1,235 @@
+/**
+ * The payment-method catalogue: the seed (written into payment_methods on start, only rows
+ * that are missing, so an operator's edits in the table survive restarts), the filtered list
+ * for the deposit/withdraw modals and one method by id.
+ *
+ * available_sums: a method that serves one currency keeps its min/max in that currency; an
+ * ALL-currency method keeps them in USD and they are converted to the chosen currency with
+ * Currency.rate (contract/payments.ts sumsInMinor: min rounded up, max down).
+ */
+import { findCurrency } from '../../../contract/currencies';
+import { fromMinor, toMinor } from '../../../contract/money';
+import {
+  SUMS_BASE_CURRENCY,
+  methodSupportsCurrency,
+  sumsInMinor,
+  type IntegrationType,
+  type PaymentCategory,
+  type PaymentMethod,
+  type Requisit,
+} from '../../../contract/payments';
+import type { Trx } from '../../db';
+import { decimalsOf, type PaymentMethodRow } from './wire';
+
+interface SeedMethod {
+  id: string;
+  name: string;
+  avatar_url: string;
+  category: PaymentCategory;
+  country_code: string;
+  currency_code: string;
+  integration_type: IntegrationType;
+  /** Decimal bounds in sums_currency. */
+  sums: { min: string; max: string; currency: string };
+  payment_currency: string | null;
+  crypto_network: string | null;
+  requisites: Requisit | null;
+  estimated_processing_time: string;
+  withdraw_enabled: boolean;
+}
+
+/**
+ * The methods a fresh database starts with. The requisites are the platform's receiving
+ * details shown to a payer of a manual deposit; an operator replaces them in payment_methods.
+ */
+export const SEED_METHODS: readonly SeedMethod[] = [
+  {
+    id: 'card_visa_mastercard',
+    name: 'Visa / Mastercard',
+    avatar_url: 'visa_mastercard.svg',
+    category: 'cards',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'manual',
+    sums: { min: '10', max: '5000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: null,
+    crypto_network: null,
+    requisites: { card_number: '4000 0012 3456 7899', cardholder_name: 'TRADETERMINAL LTD' },
+    estimated_processing_time: 'up to 24 hours',
+    withdraw_enabled: true,
+  },
+  {
+    id: 'bank_transfer_sepa',
+    name: 'Bank transfer (SEPA)',
+    avatar_url: 'bank_transfer.svg',
+    category: 'bank',
+    country_code: 'ALL',
+    currency_code: 'EUR',
+    integration_type: 'manual',
+    sums: { min: '50', max: '20000', currency: 'EUR' },
+    payment_currency: null,
+    crypto_network: null,
+    requisites: {
+      card_number: null,
+      cardholder_name: null,
+      iban: 'DE89 3704 0044 0532 0130 00',
+      bank_name: 'Commerzbank AG',
+      beneficiary: 'TradeTerminal Ltd',
+    },
+    estimated_processing_time: '1-3 business days',
+    withdraw_enabled: true,
+  },
+  {
+    id: 'usdt_trc20',
+    name: 'USDT (TRC20)',
+    avatar_url: 'usdt_trc20.svg',
+    category: 'crypto',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'crypto_address',
+    sums: { min: '10', max: '50000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: 'USDT',
+    crypto_network: 'TRC20',
+    requisites: null,
+    estimated_processing_time: 'up to 1 hour',
+    withdraw_enabled: true,
+  },
+  {
+    id: 'btc',
+    name: 'Bitcoin',
+    avatar_url: 'btc.svg',
+    category: 'crypto',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'crypto_address',
+    sums: { min: '20', max: '50000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: 'BTC',
+    crypto_network: 'Bitcoin',
+    requisites: null,
+    estimated_processing_time: 'up to 1 hour',
+    withdraw_enabled: true,
+  },
+  {
+    id: 'oxapay_crypto',
+    name: 'Crypto payment link (OxaPay)',
+    avatar_url: 'oxapay.svg',
+    category: 'crypto',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'oxapay_link',
+    sums: { min: '5', max: '100000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: null,
+    crypto_network: null,
+    requisites: null,
+    estimated_processing_time: 'instant',
+    withdraw_enabled: false,
+  },
+];
+
+/** Insert the seed methods that are not in the table yet. Returns how many were added. */
+export async function seedPaymentMethods(trx: Trx, now: number): Promise<number> {
+  const existing = new Set((await trx.selectFrom('payment_methods').select('id').execute()).map((r) => r.id));
+  let added = 0;
+  for (const [i, m] of SEED_METHODS.entries()) {
+    if (existing.has(m.id)) continue;
+    const d = decimalsOf(m.sums.currency);
+    const min = toMinor(m.sums.min, d);
+    const max = toMinor(m.sums.max, d);
+    if (min === null || max === null) throw new Error(`Bad seed sums for ${m.id}`);
+    await trx
+      .insertInto('payment_methods')
+      .values({
+        id: m.id,
+        name: m.name,
+        avatar_url: m.avatar_url,
+        category: m.category,
+        country_code: m.country_code,
+        currency_code: m.currency_code,
+        supports_all_currencies: m.currency_code === 'ALL' ? 1 : 0,
+        integration_type: m.integration_type,
+        sums_currency: m.sums.currency,
+        min_amount: min,
+        max_amount: max,
+        payment_currency: m.payment_currency,
+        crypto_network: m.crypto_network,
+        requisites: m.requisites ? JSON.stringify(m.requisites) : null,
+        estimated_processing_time: m.estimated_processing_time,
+        is_active: 1,
+        deposit_enabled: 1,
+        withdraw_enabled: m.withdraw_enabled ? 1 : 0,
+        sort_order: i + 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    added++;
+  }
+  return added;
+}
+
+/** A stored method in the wire shape; with `currency`, available_sums are in that currency. */
+export function toWireMethod(row: PaymentMethodRow, currency?: string): PaymentMethod {
+  const d = decimalsOf(row.sums_currency);
+  const base: PaymentMethod = {
+    id: row.id,
+    name: row.name,
+    avatar_url: row.avatar_url,
+    category: row.category as PaymentMethod['category'],
+    country_code: row.country_code,
+    currency_code: row.currency_code,
+    supports_all_currencies: Number(row.supports_all_currencies) === 1,
+    integration_type: row.integration_type as IntegrationType,
+    available_sums: {
+      min: fromMinor(Number(row.min_amount), d),
+      max: fromMinor(Number(row.max_amount), d),
+      currency: row.sums_currency,
+    },
+    payment_currency: row.payment_currency,
+    crypto_network: row.crypto_network,
+    is_active: Number(row.is_active) === 1,
+    deposit_enabled: Number(row.deposit_enabled) === 1,
+    // Belt and braces: the link integration never pays out, whatever the row says.
+    withdraw_enabled: Number(row.withdraw_enabled) === 1 && row.integration_type !== 'oxapay_link',
+    estimated_processing_time: row.estimated_processing_time,
+  };
+  if (currency) {
+    const sums = sumsInMinor(base, currency);
+    if (sums) {
+      base.available_sums = {
+        min: fromMinor(sums.min, sums.currency.decimals),
+        max: fromMinor(sums.max, sums.currency.decimals),
+        currency: sums.currency.iso_code,
+      };
+    }
+  }
+  return base;
+}
+
+export interface MethodFilter {
+  currency?: string;
+  direction?: 'deposit' | 'withdrawal' | 'all';
+}
+
+/** Active methods, in catalogue order, optionally only those serving a currency and a direction. */
+export async function listPaymentMethods(trx: Trx, filter: MethodFilter = {}): Promise<PaymentMethod[]> {
+  const rows = await trx
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('is_active', '=', 1)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+  const currency = filter.currency ? findCurrency(filter.currency)?.iso_code : undefined;
+  return rows
+    .map((r) => toWireMethod(r, currency))
+    .filter((m) => (currency ? methodSupportsCurrency(m, currency) : true))
+    .filter((m) => {
+      if (filter.direction === 'deposit') return m.deposit_enabled;
+      if (filter.direction === 'withdrawal') return m.withdraw_enabled;
+      return true;
+    });
+}
+
+export async function getPaymentMethodRow(trx: Trx, id: string): Promise<PaymentMethodRow | undefined> {
+  return trx.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirst();
+}

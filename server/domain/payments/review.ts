@@ -1,0 +1,54 @@
+/**
+ * The operator's decisions (`npm run admin -- tx approve|reject <id>`): approve a deposit
+ * (credit) or a withdrawal (pay out the hold), reject a deposit (failed) or a withdrawal
+ * (release the hold). Each is one transaction with its status guard and ledger key, so running
+ * the command twice, or racing a provider callback, moves money once. Works on the database
+ * directly: the CLI is another process, and the change reaches the user's sockets through the
+ * domain_events outbox the server polls.
+ */
+import type { ApprovalStatus } from '../../../contract/payments';
+import { PaymentErrorText } from '../../../contract/payments';
+import { conflict, notFound } from '../../http/errors';
+import type { PaymentsDeps } from './deps';
+import { approveDeposit, approveWithdrawal, changeStatus, rejectWithdrawal } from './status';
+import type { PaymentTxRow } from './wire';
+
+export const DEFAULT_REJECT_REASON = 'Rejected by the operator';
+/** A deposit the operator may still approve: also after its payment window, money may arrive late. */
+const DEPOSIT_OPEN: readonly ApprovalStatus[] = ['pending', 'processing', 'expired'];
+
+export interface ReviewOutcome {
+  row: PaymentTxRow;
+  /** False when the transaction was already in the requested final state (nothing changed). */
+  changed: boolean;
+}
+
+async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'failed', reason: string): Promise<ReviewOutcome> {
+  return deps.tx(async (trx) => {
+    const row = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`${PaymentErrorText.transactionNotFound}: #${id}`);
+    const now = deps.now();
+    let changed: boolean;
+    if (row.transaction_type === 'deposit') {
+      changed =
+        target === 'approved'
+          ? await approveDeposit(trx, row, DEPOSIT_OPEN, now)
+          : await changeStatus(trx, row, 'failed', DEPOSIT_OPEN, now, { error_message: reason });
+    } else {
+      changed = target === 'approved' ? await approveWithdrawal(trx, row, now) : await rejectWithdrawal(trx, row, reason, now);
+    }
+    const after = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    if (!changed && after.status !== target) {
+      throw conflict(`Transaction #${id} is ${after.status} and cannot be ${target === 'approved' ? 'approved' : 'rejected'}`);
+    }
+    return { row: after, changed };
+  });
+}
+
+export function approveTransaction(deps: PaymentsDeps, id: number): Promise<ReviewOutcome> {
+  return decide(deps, id, 'approved', '');
+}
+
+export function rejectTransaction(deps: PaymentsDeps, id: number, reason: string = DEFAULT_REJECT_REASON): Promise<ReviewOutcome> {
+  return decide(deps, id, 'failed', reason);
+}

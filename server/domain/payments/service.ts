@@ -1,0 +1,177 @@
+/**
+ * The payments service the HTTP module uses: the provider registry (manual, crypto address on
+ * the simulated chain, payment link with the sandbox checkout), the method catalogue, deposits,
+ * withdrawals, the demo reset, the transaction queries, the provider webhooks, the operator's
+ * decisions and the expiry sweeper. Built once per server in the module's init.
+ */
+import crypto from 'node:crypto';
+import { findCurrency } from '../../../contract/currencies';
+import { fromMinor } from '../../../contract/money';
+import {
+  DEMO_RESET_MESSAGE,
+  type DemoResetResult,
+  type DepositConfirmationResult,
+  type DepositRequest,
+  type DepositResult,
+  type PaymentMethod,
+  type Transaction,
+  type TransactionListQuery,
+  type TransactionListResult,
+  type WithdrawalRequest,
+  type WithdrawalResult,
+} from '../../../contract/payments';
+import { badRequest } from '../../http/errors';
+import { getBalanceMinor, resetDemo } from '../ledger';
+import { applyCallback, confirmDeposit, createDeposit, depositResult, expireOverdueDeposits, providerFor, type CallbackResult } from './deposits';
+import type { PaymentsDeps } from './deps';
+import { listPaymentMethods, seedPaymentMethods, type MethodFilter } from './methods';
+import { CryptoAddressProvider, SimulatedChain, type PaymentLog } from './providers/crypto-address';
+import { ManualProvider } from './providers/manual';
+import { PaymentLinkProvider, SandboxCheckout } from './providers/payment-link';
+import type { PaymentProvider, RequestHeaders } from './providers/types';
+import { approveTransaction, rejectTransaction, type ReviewOutcome } from './review';
+import { cryptoWebhookSecret } from './signing';
+import { exportTransactionsCsv, getTransaction, listTransactions } from './transactions';
+import { toWireTransaction } from './wire';
+import { withdrawalResult, createWithdrawal } from './withdrawals';
+
+export interface PaymentsServiceOptions extends PaymentsDeps {
+  log: PaymentLog;
+  publicUrl: () => string;
+  /** Merchant secret of the payment-link provider (the crypto provider's key is derived from it). */
+  oxapayWebhookSecret: string;
+  cryptoConfirmDelaySeconds: number;
+  /** How often pending deposits past their window are expired. */
+  sweepIntervalMs?: number;
+  /** Retry pauses of the simulated chain's callback delivery. */
+  chainRetryDelaysMs?: number[];
+}
+
+export class PaymentsService {
+  readonly deps: PaymentsDeps;
+  readonly providers: Map<string, PaymentProvider>;
+  readonly checkout: SandboxCheckout;
+  readonly cryptoSecret: string;
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(private readonly opts: PaymentsServiceOptions) {
+    this.deps = { db: opts.db, tx: opts.tx, now: opts.now, log: opts.log };
+    this.cryptoSecret = cryptoWebhookSecret(opts.oxapayWebhookSecret);
+    const chain = new SimulatedChain({
+      db: opts.db,
+      now: opts.now,
+      log: opts.log,
+      publicUrl: opts.publicUrl,
+      secret: this.cryptoSecret,
+      delayMs: opts.cryptoConfirmDelaySeconds * 1000,
+      retryDelaysMs: opts.chainRetryDelaysMs,
+    });
+    const list: PaymentProvider[] = [
+      new ManualProvider(),
+      new CryptoAddressProvider(this.cryptoSecret, chain),
+      new PaymentLinkProvider(opts.oxapayWebhookSecret, opts.publicUrl),
+    ];
+    this.providers = new Map(list.map((p) => [p.type, p]));
+    this.checkout = new SandboxCheckout({
+      db: opts.db,
+      now: opts.now,
+      log: opts.log,
+      publicUrl: opts.publicUrl,
+      secret: opts.oxapayWebhookSecret,
+    });
+  }
+
+  seed(): Promise<number> {
+    return this.deps.tx((trx) => seedPaymentMethods(trx, this.deps.now()));
+  }
+
+  methods(filter: MethodFilter = {}): Promise<PaymentMethod[]> {
+    return listPaymentMethods(this.deps.db, filter);
+  }
+
+  async createDeposit(userId: number, input: DepositRequest): Promise<{ result: DepositResult; created: boolean }> {
+    const { value, created } = await createDeposit(this.deps, this.providers, userId, input);
+    return { result: await depositResult(this.providers, value), created };
+  }
+
+  async confirmDeposit(userId: number, transactionId: number): Promise<DepositConfirmationResult> {
+    const row = await confirmDeposit(this.deps, this.providers, userId, transactionId);
+    return { status: true, transaction: toWireTransaction(row) };
+  }
+
+  async createWithdrawal(userId: number, input: WithdrawalRequest): Promise<{ result: WithdrawalResult; created: boolean }> {
+    const { value, created } = await createWithdrawal(this.deps, this.providers, userId, input);
+    return { result: withdrawalResult(value), created };
+  }
+
+  /** Demo balance of one currency back to the standard amount; a fresh key per request. */
+  async resetDemoBalance(userId: number, currencyCode: string): Promise<DemoResetResult> {
+    const currency = findCurrency(currencyCode);
+    if (!currency) throw badRequest('Unknown currency');
+    const minor = await this.deps.tx(async (trx) => {
+      const now = this.deps.now();
+      await resetDemo(trx, userId, currency.iso_code, `demo_reset:${userId}:${currency.iso_code}:${crypto.randomUUID()}`, 'demo_reset', now);
+      return getBalanceMinor(trx, userId, currency.iso_code, 'demo');
+    });
+    return { new_balance: { [currency.iso_code]: fromMinor(minor, currency.decimals) }, message: DEMO_RESET_MESSAGE };
+  }
+
+  list(userId: number, query: TransactionListQuery): Promise<TransactionListResult> {
+    return listTransactions(this.deps.db, userId, query);
+  }
+
+  get(userId: number, id: number): Promise<Transaction> {
+    return getTransaction(this.deps.db, userId, id);
+  }
+
+  csv(userId: number, query: TransactionListQuery): Promise<string> {
+    return exportTransactionsCsv(this.deps.db, userId, query);
+  }
+
+  /** A provider callback: verified and parsed by the adapter, applied by the shared code. */
+  async webhook(type: 'crypto_address' | 'oxapay_link', rawBody: Buffer, headers: RequestHeaders): Promise<CallbackResult> {
+    const provider = providerFor(this.providers, type);
+    if (!provider.handleCallback) throw new Error(`${type} has no callbacks`);
+    return applyCallback(this.deps, provider, provider.handleCallback(rawBody, headers));
+  }
+
+  async approve(id: number): Promise<ReviewOutcome> {
+    const outcome = await approveTransaction(this.deps, id);
+    if (outcome.changed) this.providers.get(outcome.row.integration_type)?.onApproved?.(outcome.row);
+    return outcome;
+  }
+
+  async reject(id: number, reason?: string): Promise<ReviewOutcome> {
+    const outcome = await rejectTransaction(this.deps, id, reason);
+    if (outcome.changed) this.providers.get(outcome.row.integration_type)?.onRejected?.(outcome.row);
+    return outcome;
+  }
+
+  /** Expire deposits left pending past their window (runs on a timer once the server listens). */
+  sweep(): Promise<void> {
+    this.sweeping ??= expireOverdueDeposits(this.deps)
+      .then((rows) => {
+        for (const row of rows) this.providers.get(row.integration_type)?.onRejected?.(row);
+      })
+      .catch((err) => this.opts.log.warn({ err }, 'payments: expiry sweep failed'))
+      .finally(() => {
+        this.sweeping = null;
+      });
+    return this.sweeping;
+  }
+
+  async start(): Promise<void> {
+    for (const p of this.providers.values()) await p.start?.();
+    await this.sweep();
+    this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepIntervalMs ?? 15_000);
+    this.sweeper.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.sweeping;
+    for (const p of this.providers.values()) await p.stop?.();
+  }
+}

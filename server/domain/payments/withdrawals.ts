@@ -1,0 +1,121 @@
+/**
+ * Withdrawals from the real account. In ONE transaction the pending row is inserted and the
+ * amount is held (ledger key `withdrawal:<id>:hold`: real -a, real_hold +a), so the balance
+ * check and the hold cannot be split by a concurrent request: twenty withdrawals at once that
+ * together exceed the balance hold at most the balance and the others get "Insufficient
+ * balance". The operator then pays out (approve: real_hold -a) or refuses (reject: the hold
+ * goes back to real); see review.ts.
+ */
+import { ErrorText } from '../../../contract/envelope';
+import { PaymentErrorText, type WithdrawalRequest, type WithdrawalResult } from '../../../contract/payments';
+import { badRequest } from '../../http/errors';
+import { InsufficientBalanceError, getBalanceMinor } from '../ledger';
+import { checkMethodAndAmount } from './amounts';
+import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry } from './deposits';
+import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
+import { holdKey, movePaymentMoney } from './status';
+import { toWireTransaction, type PaymentTxRow } from './wire';
+
+const insufficient = () => badRequest(ErrorText.insufficientBalance, [{ field: 'amount', message: ErrorText.insufficientBalance }]);
+
+export async function createWithdrawal(
+  deps: PaymentsDeps,
+  providers: ProviderRegistry,
+  userId: number,
+  input: WithdrawalRequest,
+): Promise<Created<PaymentTxRow>> {
+  const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount);
+  const { method, currency, amount } = checked;
+  const provider = providerFor(providers, method.integration_type);
+  if (!provider.createWithdrawal) throw badRequest(PaymentErrorText.withdrawDisabled);
+  const terms = provider.createWithdrawal(method);
+  const requestId = input.client_request_id ?? null;
+  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, 'withdrawal', method.id, currency.iso_code, amount), created: false });
+
+  if (requestId) {
+    const earlier = await byRequestId(deps.db, userId, requestId);
+    if (earlier) return replay(earlier);
+  }
+  try {
+    return await deps.tx(async (trx) => {
+      if (requestId) {
+        const earlier = await byRequestId(trx, userId, requestId);
+        if (earlier) return replay(earlier);
+      }
+      if ((await getBalanceMinor(trx, userId, currency.iso_code, 'real')) < amount) throw insufficient();
+      const now = deps.now();
+      const created = await trx
+        .insertInto('payment_transactions')
+        .values({
+          user_id: userId,
+          transaction_type: 'withdrawal',
+          status: 'pending',
+          client_request_id: requestId,
+          payment_method_id: method.id,
+          method_name: method.name,
+          integration_type: method.integration_type,
+          account: 'real',
+          currency: currency.iso_code,
+          amount,
+          final_amount: amount,
+          payment_currency: checked.paymentCurrency.iso_code,
+          amount_payment_currency: checked.amountPayment,
+          exchange_rate: checked.exchangeRate,
+          balance_before: null,
+          balance_after: null,
+          crypto_wallet_address: method.integration_type === 'crypto_address' ? input.payment_details.requisites : null,
+          crypto_network: method.crypto_network,
+          crypto_transaction_hash: null,
+          payment_url: null,
+          invoice_id: null,
+          checkout_token: null,
+          requisit: null,
+          payment_details: JSON.stringify({
+            requisites: input.payment_details.requisites,
+            payment_method: input.payment_details.payment_method ?? null,
+          }),
+          estimated_processing_time: terms.estimated_processing_time,
+          error_message: null,
+          expired_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const row = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+      await movePaymentMoney(
+        trx,
+        row,
+        holdKey(row.id),
+        'withdrawal_hold',
+        [
+          { currency: currency.iso_code, account: 'real', amount: -amount },
+          { currency: currency.iso_code, account: 'real_hold', amount },
+        ],
+        now,
+        true,
+      );
+      const held = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      return { value: held, created: true };
+    });
+  } catch (err) {
+    if (err instanceof InsufficientBalanceError) throw insufficient();
+    if (requestId && isUniqueViolation(err)) {
+      const earlier = await byRequestId(deps.db, userId, requestId);
+      if (earlier) return replay(earlier);
+    }
+    throw err;
+  }
+}
+
+/** The withdrawal answer (spec section 3, Withdrawal result). */
+export function withdrawalResult(row: PaymentTxRow): WithdrawalResult {
+  const transaction = toWireTransaction(row);
+  return {
+    transaction_id: row.id,
+    payment_method: row.method_name,
+    status: transaction.approval_status,
+    estimated_processing_time: row.estimated_processing_time ?? '',
+    transaction,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The market area: creates the market service (init), starts and stops its feed, serves the
+ * public pair list and candle history over REST, and runs the live socket events:
+ *   on connect    -> init_pairs {pairs}, pairs_rates {rates}
+ *   every second  -> pairs_rates to everyone
+ *   select_pair   -> leaves the previous pair's rooms, answers init_candles, then joins
+ *                    `pair:<code>` (price_update on every tick) and `pair:<code>:<tf>`
+ *                    (new_price: the live candle of that timeframe on every tick)
+ * A socket only ever gets ticks and candles of the pair it selected (plus the rates map).
+ */
+import * as v from 'valibot';
+import type { Server as SocketServer, Socket } from 'socket.io';
+import type { AppContext, ServerModule } from '../context';
+import { ok, ErrorText } from '../../contract/envelope';
+import { CandlesQuerySchema } from '../../contract/market';
+import { SelectPairSchema, type InitCandles, type NewPrice, type PriceUpdate, type SocketError } from '../../contract/socket';
+import { TIMEFRAMES, type Timeframe } from '../../contract/user';
+import { parseInput } from '../http/validate';
+import { notFound } from '../http/errors';
+import { Market, market } from '../domain/market/service';
+import { MAX_CANDLES } from '../domain/market/candles';
+
+export const RATES_INTERVAL_MS = 1000;
+
+export const priceRoom = (pairCode: string) => `pair:${pairCode}`;
+export const candleRoom = (pairCode: string, timeframe: Timeframe) => `pair:${pairCode}:${timeframe}`;
+
+interface MarketSocketState {
+  pair: string | null;
+  timeframe: Timeframe | null;
+  /** Bumped by every accepted select_pair, so a slow answer to an older one is dropped. */
+  selection: number;
+}
+
+function marketState(socket: Socket): MarketSocketState {
+  const data = socket.data as { market?: MarketSocketState };
+  return (data.market ??= { pair: null, timeframe: null, selection: 0 });
+}
+
+function sendError(socket: Socket, event: string, message: string): void {
+  const payload: SocketError = { event, message };
+  socket.emit('error_message', payload);
+}
+
+async function selectPair(ctx: AppContext, m: Market, socket: Socket, raw: unknown): Promise<void> {
+  const parsed = v.safeParse(SelectPairSchema, raw);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    return sendError(socket, 'select_pair', issue.path?.length ? issue.message : 'Invalid payload');
+  }
+  const { pair_code, timeframe } = parsed.output;
+  const pair = m.getPair(pair_code);
+  if (!pair || pair.is_active === false) return sendError(socket, 'select_pair', ErrorText.pairNotFound);
+  if (!pair.timeframes.includes(timeframe)) return sendError(socket, 'select_pair', 'Unknown timeframe');
+
+  const state = marketState(socket);
+  const selection = ++state.selection;
+  // Leave at once: no event of the previous pair reaches the socket after it asked to switch.
+  if (state.pair) {
+    void socket.leave(priceRoom(state.pair));
+    if (state.timeframe) void socket.leave(candleRoom(state.pair, state.timeframe));
+  }
+  state.pair = pair_code;
+  state.timeframe = timeframe;
+
+  const candles = await m.candles(pair_code, timeframe, MAX_CANDLES);
+  if (state.selection !== selection || !socket.connected) return;
+  // Join and answer in one synchronous step: the history already holds every tick so far, and
+  // each later tick arrives as new_price after init_candles.
+  void socket.join(priceRoom(pair_code));
+  void socket.join(candleRoom(pair_code, timeframe));
+  const payload: InitCandles = { pair_code, timeframe, candles };
+  socket.emit('init_candles', payload);
+  ctx.log.debug({ socket: socket.id, pair_code, timeframe }, 'pair selected');
+}
+
+const rateTimers = new WeakMap<AppContext, NodeJS.Timeout>();
+
+export const marketModule: ServerModule = {
+  name: 'market',
+
+  async init(ctx) {
+    const m = new Market(ctx);
+    await m.init();
+    ctx.services.market = m;
+  },
+
+  routes(app, ctx) {
+    app.get('/api/v2/pairs', async () => ok({ pairs: market(ctx).listPairs() }));
+
+    app.get('/api/v2/candles', async (request) => {
+      const query = parseInput(CandlesQuerySchema, request.query);
+      const m = market(ctx);
+      if (!m.getPair(query.pair_code)) throw notFound(ErrorText.pairNotFound);
+      return ok({ candles: await m.candles(query.pair_code, query.timeframe, query.limit) });
+    });
+  },
+
+  socket(io: SocketServer, ctx) {
+    const m = market(ctx);
+
+    io.on('connection', (socket) => {
+      marketState(socket);
+      socket.emit('init_pairs', { pairs: m.listPairs() });
+      socket.emit('pairs_rates', { rates: m.rates() });
+      socket.on('select_pair', (raw: unknown) => {
+        selectPair(ctx, m, socket, raw).catch((err) => {
+          ctx.log.error({ err }, 'select_pair failed');
+          sendError(socket, 'select_pair', ErrorText.requestFailed);
+        });
+      });
+    });
+
+    m.onTick((tick) => {
+      const rooms = io.sockets.adapter.rooms;
+      const pr = priceRoom(tick.pair_code);
+      if (rooms.has(pr)) {
+        const update: PriceUpdate = { pair_code: tick.pair_code, price: tick.price, time: tick.time };
+        io.to(pr).emit('price_update', update);
+      }
+      for (const tf of TIMEFRAMES) {
+        const room = candleRoom(tick.pair_code, tf);
+        if (!rooms.has(room)) continue;
+        const c = m.liveCandle(tick.pair_code, tf);
+        if (!c) continue;
+        const candle: NewPrice = { pair_code: c.pair_code, open: c.open, high: c.high, low: c.low, close: c.close, time: c.timestamp, timeframe: tf };
+        io.to(room).emit('new_price', candle);
+      }
+    });
+  },
+
+  start(ctx) {
+    const m = market(ctx);
+    m.start();
+    const io = ctx.io;
+    if (io) {
+      const timer = setInterval(() => io.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
+      timer.unref();
+      rateTimers.set(ctx, timer);
+    }
+  },
+
+  async stop(ctx) {
+    const timer = rateTimers.get(ctx);
+    if (timer) clearInterval(timer);
+    rateTimers.delete(ctx);
+    const m = ctx.services.market;
+    if (m instanceof Market) await m.stop();
+  },
+};

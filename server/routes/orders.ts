@@ -1,0 +1,93 @@
+/**
+ * Order routes (spec section 7, Orders) and the `order_update` push. Thin: validate with the
+ * contract, call the orders service, wrap with ok(). Rules and maths: docs/orders.md.
+ *
+ *   POST /api/v2/orders                     place (201; 200 for a client_request_id replay)
+ *   GET  /api/platform/orders               list with filters and pagination
+ *   GET  /api/platform/orders/:id           one order + indicative close quote
+ *   POST /api/platform/orders/:id/close     early close at the fair value (idempotent)
+ *   GET  /api/v1/orders/all                 every order, newest first, capped
+ */
+import type { AppContext, ServerModule } from '../context';
+import { ok } from '../../contract/envelope';
+import { CloseOrderSchema, CreateOrderSchema, ListOrdersQuerySchema, ORDER_UPDATE_EVENT, type OrderUpdateEvent } from '../../contract/orders';
+import { requireAuth } from '../http/auth';
+import { IdParamSchema, parseBody, parseInput } from '../http/validate';
+import type { MarketService } from '../domain/market/types';
+import { OrdersService } from '../domain/orders/service';
+import { userRoom } from './core';
+
+/** The market service's optional retention hook (the simulator-backed Market has it). */
+interface RetentionFloorHook {
+  setRetentionFloor(floor: (() => Promise<number | null>) | null): void;
+}
+function hasRetentionFloor(market: MarketService): market is MarketService & RetentionFloorHook {
+  return typeof (market as Partial<RetentionFloorHook>).setRetentionFloor === 'function';
+}
+
+export function ordersService(ctx: AppContext): OrdersService {
+  const service = ctx.services.orders;
+  if (!(service instanceof OrdersService)) throw new Error('The orders module is not initialised');
+  return service;
+}
+
+export const ordersModule: ServerModule = {
+  name: 'orders',
+  init(ctx) {
+    const market = ctx.services.market as MarketService | undefined;
+    if (!market) throw new Error('The orders module needs the market module (ctx.services.market) to be initialised first');
+    const service = new OrdersService({ db: ctx.db, tx: ctx.tx, now: ctx.now, log: ctx.log, market });
+    ctx.services.orders = service;
+    // Tick retention must keep every tick from the oldest open order's acceptance on (its entry
+    // and exit ticks are what its settlement is checked against).
+    if (hasRetentionFloor(market)) market.setRetentionFloor(() => service.earliestOpenAcceptedAt());
+  },
+
+  routes(app, ctx) {
+    const orders = ordersService(ctx);
+    const auth = { preHandler: requireAuth(ctx) };
+
+    app.post('/api/v2/orders', auth, async (req, reply) => {
+      const input = parseBody(CreateOrderSchema, req.body);
+      const { order, created } = await orders.place(req.auth!.userId, input);
+      return reply.code(created ? 201 : 200).send(ok({ order }));
+    });
+
+    app.get('/api/platform/orders', auth, async (req) => {
+      const query = parseInput(ListOrdersQuerySchema, req.query ?? {});
+      return ok(await orders.list(req.auth!.userId, query));
+    });
+
+    app.get('/api/platform/orders/:id', auth, async (req) => {
+      const { id } = parseInput(IdParamSchema, req.params);
+      return ok({ order: await orders.get(req.auth!.userId, id) });
+    });
+
+    app.post('/api/platform/orders/:id/close', auth, async (req) => {
+      const { id } = parseInput(IdParamSchema, req.params);
+      const input = parseBody(CloseOrderSchema, req.body);
+      return ok({ order: await orders.close(req.auth!.userId, id, input) });
+    });
+
+    app.get('/api/v1/orders/all', auth, async (req) => ok({ orders: await orders.all(req.auth!.userId) }));
+  },
+
+  socket(io, ctx) {
+    const push = async (orderId: number, change: OrderUpdateEvent['change']) => {
+      const found = await ordersService(ctx).byId(orderId);
+      if (!found) return;
+      const payload: OrderUpdateEvent = { change, order: found.order };
+      io.to(userRoom(found.userId)).emit(ORDER_UPDATE_EVENT, payload);
+    };
+    ctx.events.on('order.opened', (event) => push(event.payload.order_id, 'opened'));
+    ctx.events.on('order.settled', (event) => push(event.payload.order_id, 'settled'));
+  },
+
+  start(ctx) {
+    return ordersService(ctx).start();
+  },
+
+  stop(ctx) {
+    return ordersService(ctx).stop();
+  },
+};

@@ -1,0 +1,161 @@
+/**
+ * Translations and locale-aware formatting for the SPA, on rosetta.
+ *
+ * The language itself lives in the app's locale actor; the shell passes it to <I18nProvider
+ * language=...>. rosetta is not reactive, so the provider derives a new `t` whenever that prop
+ * changes and every consumer of useT()/useFormat() re-renders. A key missing in the current
+ * language falls back to English (with a console warning in development); a key missing
+ * everywhere renders as the key itself so it is noticed, never as an empty string.
+ */
+import rosetta from 'rosetta';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import en from '../../locales/en.json';
+import ru from '../../locales/ru.json';
+import es from '../../locales/es.json';
+import {
+  formatCountdown,
+  formatDate,
+  formatDateTime,
+  formatFileSize,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  type MoneyFormatOptions,
+} from './format';
+
+export type Messages = { [key: string]: string | Messages };
+export type TranslateParams = Record<string, string | number>;
+export type TFunction = (key: string, params?: TranslateParams) => string;
+
+export const FALLBACK_LANGUAGE = 'en';
+
+export type I18n = {
+  /** Languages that have a table, in the order given. */
+  readonly languages: readonly string[];
+  /** A supported language for any input (unknown -> English). */
+  resolve(language: string | null | undefined): string;
+  has(language: string, key: string): boolean;
+  translate(language: string, key: string, params?: TranslateParams): string;
+};
+
+function lookup(table: Messages | undefined, key: string): string | undefined {
+  let node: string | Messages | undefined = table;
+  for (const part of key.split('.')) {
+    if (node === undefined || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+function isDev(): boolean {
+  try {
+    return Boolean(import.meta.env?.DEV);
+  } catch {
+    return false;
+  }
+}
+
+export function createI18n(
+  locales: Record<string, Messages>,
+  options: { fallback?: string; warn?: (message: string) => void } = {},
+): I18n {
+  const fallback = options.fallback ?? FALLBACK_LANGUAGE;
+  const warn = options.warn ?? ((message: string) => (isDev() ? console.warn(message) : undefined));
+  const r = rosetta<Messages>(locales);
+  const languages = Object.keys(locales);
+  const warned = new Set<string>();
+  const warnOnce = (id: string, message: string) => {
+    if (warned.has(id)) return;
+    warned.add(id);
+    warn(message);
+  };
+
+  return {
+    languages,
+    resolve(language) {
+      return language && languages.includes(language) ? language : fallback;
+    },
+    has(language, key) {
+      return lookup(locales[language], key) !== undefined;
+    },
+    translate(language, key, params) {
+      if (lookup(locales[language], key) !== undefined) return r.t(key, params, language);
+      if (language !== fallback && lookup(locales[fallback], key) !== undefined) {
+        warnOnce(`${language}:${key}`, `[i18n] "${key}" is missing in "${language}"; using "${fallback}".`);
+        return r.t(key, params, fallback);
+      }
+      warnOnce(`*:${key}`, `[i18n] "${key}" is missing in every language.`);
+      return key;
+    },
+  };
+}
+
+/** The app's translations: the three locale files. */
+export const appI18n = createI18n({ en, ru, es } as Record<string, Messages>);
+
+type Formatters = {
+  number: (value: number, decimals?: number) => string;
+  money: (amount: number, currency: string, options?: MoneyFormatOptions) => string;
+  price: (value: number, precision: number) => string;
+  percent: (fraction: number, decimals?: number) => string;
+  dateTime: (value: number | string | Date, options?: { withSeconds?: boolean; format?: string }) => string;
+  date: (value: number | string | Date, style?: 'long' | 'medium' | 'short') => string;
+  countdown: (ms: number) => string;
+  fileSize: (bytes: number) => string;
+};
+
+type I18nContextValue = { language: string; t: TFunction; format: Formatters; i18n: I18n };
+
+function buildContext(i18n: I18n, requested: string): I18nContextValue {
+  const language = i18n.resolve(requested);
+  const t: TFunction = (key, params) => i18n.translate(language, key, params);
+  const format: Formatters = {
+    number: (value, decimals) => formatNumber(value, language, decimals),
+    money: (amount, currency, options) => formatMoney(amount, currency, language, options),
+    price: (value, precision) => formatPrice(value, precision, language),
+    percent: (fraction, decimals) => formatPercent(fraction, language, decimals),
+    dateTime: (value, options) => formatDateTime(value, language, options),
+    date: (value, style) => formatDate(value, language, style),
+    countdown: formatCountdown,
+    fileSize: (bytes) => formatFileSize(bytes, language),
+  };
+  return { language, t, format, i18n };
+}
+
+// Without a provider (isolated component tests, the catalogue) components speak English.
+const I18nContext = createContext<I18nContextValue>(buildContext(appI18n, FALLBACK_LANGUAGE));
+
+export function I18nProvider({
+  language,
+  i18n = appI18n,
+  children,
+}: {
+  language: string;
+  i18n?: I18n;
+  children: ReactNode;
+}) {
+  const value = useMemo(() => buildContext(i18n, language), [i18n, language]);
+  useEffect(() => {
+    // Screen readers pick their voice from <html lang>.
+    if (typeof document !== 'undefined') document.documentElement.lang = value.language;
+  }, [value.language]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+/** t(key, params): the text for the current language, English when the key is missing there. */
+export function useT(): TFunction {
+  return useContext(I18nContext).t;
+}
+
+/** The resolved current language ('en' | 'ru' | 'es'). */
+export function useLanguage(): string {
+  return useContext(I18nContext).language;
+}
+
+/** Number, money, price, percent, date and countdown formatting in the current language. */
+export function useFormat(): Formatters {
+  return useContext(I18nContext).format;
+}
+
+export type { MoneyFormatOptions };

@@ -1,0 +1,146 @@
+/**
+ * Money, DateTime and PriceText: symbol and decimals per currency and language, sign and
+ * gain/loss tone with an arrow, seconds vs milliseconds, and the price flash direction.
+ */
+import { describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { Money } from '../../src/components/Money';
+import { DateTime } from '../../src/components/DateTime';
+import { PriceText } from '../../src/components/PriceText';
+import { I18nProvider } from '../../src/i18n';
+import { formatCountdown, formatMoney, formatPrice } from '../../src/i18n/format';
+
+// Intl puts no-break spaces (U+00A0, U+202F) in ru/es numbers; compare with plain spaces.
+const plain = (s: string | null | undefined) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ');
+
+describe('Money', () => {
+  it('formats fiat with the symbol and 2 decimals in English', () => {
+    const { container } = render(<Money amount={1234.5} currency="USD" />);
+    expect(container.textContent).toBe('$1,234.50');
+  });
+
+  it('uses the currency decimals for crypto', () => {
+    const { container } = render(<Money amount={0.0123} currency="BTC" />);
+    expect(container.textContent).toBe('₿0.01230000');
+  });
+
+  it('puts the symbol after the amount in Russian and Spanish', () => {
+    const ru = render(
+      <I18nProvider language="ru">
+        <Money amount={1234.5} currency="EUR" />
+      </I18nProvider>,
+    );
+    expect(plain(ru.container.textContent)).toBe('1 234,50 €');
+    ru.unmount();
+    const es = render(
+      <I18nProvider language="es">
+        <Money amount={12345.5} currency="EUR" />
+      </I18nProvider>,
+    );
+    expect(plain(es.container.textContent)).toBe('12.345,50 €');
+  });
+
+  it('shows the sign and colours gains, losses and zero, with arrows for the first two', () => {
+    const { container } = render(
+      <>
+        <Money amount={12.3} currency="USD" signed tone="auto" />
+        <Money amount={-7} currency="USD" signed tone="auto" />
+        <Money amount={0} currency="USD" signed tone="auto" />
+      </>,
+    );
+    const [gain, loss, zero] = Array.from(container.querySelectorAll('.money'));
+    expect(gain.textContent).toBe('+$12.30');
+    expect(gain.getAttribute('data-tone')).toBe('gain');
+    expect(gain.querySelector('[data-icon="up"]')).not.toBeNull();
+    expect(loss.textContent).toBe('-$7.00');
+    expect(loss.getAttribute('data-tone')).toBe('loss');
+    expect(loss.querySelector('[data-icon="down"]')).not.toBeNull();
+    expect(zero.textContent).toBe('$0.00');
+    expect(zero.getAttribute('data-tone')).toBe('neutral');
+    expect(zero.querySelector('svg')).toBeNull();
+  });
+
+  it('rounds toward zero, never up', () => {
+    expect(formatMoney(10.999, 'USD', 'en')).toBe('$10.99');
+    expect(formatMoney(-10.999, 'USD', 'en')).toBe('-$10.99');
+    expect(formatMoney(0.29, 'USD', 'en')).toBe('$0.29');
+  });
+
+  it('spaces letter symbols from the digits', () => {
+    expect(plain(formatMoney(5, 'CHF', 'en'))).toBe('CHF 5.00');
+  });
+});
+
+describe('DateTime', () => {
+  // Built from local calendar fields so the test does not depend on the machine's time zone.
+  const local = new Date(2024, 0, 5, 9, 7, 3);
+
+  it('formats unix seconds as DD.MM.YYYY HH:mm', () => {
+    const { container } = render(<DateTime value={Math.floor(local.getTime() / 1000)} />);
+    expect(container.textContent).toBe('05.01.2024 09:07');
+    expect(container.querySelector('time')!.getAttribute('dateTime')).toBe(new Date(local.getTime()).toISOString());
+  });
+
+  it('formats milliseconds with seconds when asked', () => {
+    const { container } = render(<DateTime value={local.getTime()} withSeconds />);
+    expect(container.textContent).toBe('05.01.2024 09:07:03');
+  });
+
+  it('shows a dash for a missing value', () => {
+    const { container } = render(<DateTime value={null} />);
+    expect(container.textContent).toBe('—');
+  });
+});
+
+describe('PriceText', () => {
+  it('shows the pair precision and flashes the direction of a change', () => {
+    const { container, rerender } = render(<PriceText value={1.08523} precision={5} />);
+    expect(container.textContent).toBe('1.08523');
+    const root = () => container.querySelector('.price')!;
+    expect(root().getAttribute('data-direction')).toBeNull();
+
+    rerender(<PriceText value={1.08531} precision={5} />);
+    expect(root().getAttribute('data-direction')).toBe('up');
+    expect(container.querySelector('.price-flash-up')).not.toBeNull();
+    expect(container.querySelector('[data-icon="up"]')).not.toBeNull();
+
+    rerender(<PriceText value={1.085} precision={5} />);
+    expect(root().getAttribute('data-direction')).toBe('down');
+    expect(container.querySelector('.price-flash-down')).not.toBeNull();
+    expect(container.textContent).toBe('1.08500');
+  });
+
+  it('ends the flash after a moment', async () => {
+    const { container, rerender } = render(<PriceText value={150.1} precision={3} />);
+    rerender(<PriceText value={150.2} precision={3} />);
+    expect(container.querySelector('.price-flash-up')).not.toBeNull();
+    await act(() => new Promise((r) => setTimeout(r, 800)));
+    expect(container.querySelector('.price-flash-up')).toBeNull();
+  });
+
+  it('does not flash with reduced motion, but still shows the arrow', () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: query.includes('reduce') })) as typeof window.matchMedia;
+    try {
+      const { container, rerender } = render(<PriceText value={10} precision={2} />);
+      rerender(<PriceText value={11} precision={2} />);
+      expect(container.querySelector('.price-flash-up')).toBeNull();
+      expect(container.querySelector('[data-icon="up"]')).not.toBeNull();
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
+  it('marks a stale price for screen readers', () => {
+    render(<PriceText value={10} precision={2} stale />);
+    expect(screen.getByText(/price delayed/)).toBeTruthy();
+  });
+
+  it('formats prices and countdowns', () => {
+    expect(formatPrice(151.2345, 3, 'en')).toBe('151.235');
+    expect(plain(formatPrice(64231.5, 2, 'ru'))).toBe('64 231,50');
+    expect(formatCountdown(65_000)).toBe('1:05');
+    expect(formatCountdown(3_723_000)).toBe('1:02:03');
+    expect(formatCountdown(-5)).toBe('0:00');
+  });
+});

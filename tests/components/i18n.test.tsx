@@ -1,0 +1,125 @@
+/**
+ * The i18n layer: English fallback (with a dev warning) for keys missing in the current
+ * language, the key itself when missing everywhere, interpolation, re-render on a language
+ * change, <html lang>, and the real locale files wired into the default instance.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { appI18n, createI18n, I18nProvider, useFormat, useLanguage, useT } from '../../src/i18n';
+
+const dicts = {
+  en: { greet: { hello: 'Hello, {{name}}!' }, only_en: 'Only in English', both: 'Both' },
+  ru: { greet: { hello: 'Привет, {{name}}!' }, both: 'Оба' },
+};
+
+function Probe({ k, params }: { k: string; params?: Record<string, string | number> }) {
+  const t = useT();
+  const lang = useLanguage();
+  return (
+    <p>
+      <span data-testid="lang">{lang}</span>
+      <span data-testid="text">{t(k, params)}</span>
+    </p>
+  );
+}
+
+describe('createI18n', () => {
+  it('translates with parameters in the requested language', () => {
+    const i18n = createI18n(dicts, { warn: () => undefined });
+    expect(i18n.translate('ru', 'greet.hello', { name: 'Аня' })).toBe('Привет, Аня!');
+    expect(i18n.translate('en', 'greet.hello', { name: 'Ann' })).toBe('Hello, Ann!');
+  });
+
+  it('falls back to English for a key missing in the language, and warns once', () => {
+    const warn = vi.fn();
+    const i18n = createI18n(dicts, { warn });
+    expect(i18n.translate('ru', 'only_en')).toBe('Only in English');
+    expect(i18n.translate('ru', 'only_en')).toBe('Only in English');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toContain('only_en');
+  });
+
+  it('returns the key (not an empty string) when it exists nowhere, and for a namespace', () => {
+    const warn = vi.fn();
+    const i18n = createI18n(dicts, { warn });
+    expect(i18n.translate('ru', 'nope.missing')).toBe('nope.missing');
+    expect(i18n.translate('en', 'greet')).toBe('greet');
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('resolves unknown languages to English', () => {
+    const i18n = createI18n(dicts);
+    expect(i18n.resolve('de')).toBe('en');
+    expect(i18n.resolve(null)).toBe('en');
+    expect(i18n.resolve('ru')).toBe('ru');
+  });
+
+  it('warns in development through console.warn by default', () => {
+    const spy = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      createI18n(dicts).translate('ru', 'only_en');
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('I18nProvider', () => {
+  it('re-renders consumers when the language prop changes and sets <html lang>', () => {
+    const i18n = createI18n(dicts, { warn: () => undefined });
+    const { rerender } = render(
+      <I18nProvider language="en" i18n={i18n}>
+        <Probe k="both" />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId('text').textContent).toBe('Both');
+    expect(document.documentElement.lang).toBe('en');
+    rerender(
+      <I18nProvider language="ru" i18n={i18n}>
+        <Probe k="both" />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId('text').textContent).toBe('Оба');
+    expect(screen.getByTestId('lang').textContent).toBe('ru');
+    expect(document.documentElement.lang).toBe('ru');
+  });
+
+  it('falls back to English inside a Russian tree', () => {
+    const i18n = createI18n(dicts, { warn: () => undefined });
+    render(
+      <I18nProvider language="ru" i18n={i18n}>
+        <Probe k="only_en" />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId('text').textContent).toBe('Only in English');
+  });
+
+  it('uses the real locale files by default', () => {
+    render(
+      <I18nProvider language="es">
+        <Probe k="common.copied" />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId('text').textContent).toBe('Copiado al portapapeles');
+    expect(appI18n.languages).toEqual(['en', 'ru', 'es']);
+  });
+
+  it('speaks English without a provider', () => {
+    render(<Probe k="common.please_login" />);
+    expect(screen.getByTestId('text').textContent).toBe('Please login first');
+  });
+
+  it('gives formatters for the current language', () => {
+    function Fmt() {
+      const f = useFormat();
+      return <span data-testid="f">{[f.number(1234.5), f.percent(0.82), f.money(5, 'USD')].join('|')}</span>;
+    }
+    render(
+      <I18nProvider language="ru">
+        <Fmt />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId('f').textContent!.replace(/[\u00a0\u202f]/g, ' ')).toBe('1 234,5|82 %|5,00 $');
+  });
+});

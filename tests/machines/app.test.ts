@@ -1,0 +1,260 @@
+/**
+ * The root app machine: generated paths over its routing and flow regions (children stubbed),
+ * then the routing end to end with the real child machines and stub side effects: login wires
+ * socket, balance, locale and theme; socket messages reach their owner and subscribers;
+ * settings changes are saved through the session; logout clears and toasts; the registration
+ * and password reset flows are spawned, replaced and stopped.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { CURRENCIES } from '../../contract/currencies';
+import type { User } from '../../contract/user';
+import { appMachine, settingsSavedToastKey, SOCKET_ROUTES, type AppInput } from '../../machines/app/app.machine';
+import { sessionMachine, type LogoutInput, type SaveFrontSettingsInput } from '../../machines/session/session.machine';
+import { socketMachine, type SocketConnectionEvent, type SocketEmitEvent } from '../../machines/socket/socket.machine';
+import { balanceMachine, type ResetDemoInput, type ResetDemoOutput } from '../../machines/balance/balance.machine';
+import { registrationMachine, type RegisterInput } from '../../machines/registration/registration.machine';
+import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
+import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
+import { makeUser } from './fixtures';
+
+const user = makeUser({
+  balances: { EUR: { RealBalance: 25, DemoBalance: 10000 } },
+  front_settings: { language: 'es', theme: 'light' },
+});
+const input: AppInput = { persistedSession: null, adminToken: null, storedLanguage: null, storedTheme: null, systemPrefersDark: true };
+
+const events: AnyEventObject[] = [
+  { type: 'session.loggedIn', token: 'tok', user, sessionType: 'user' },
+  { type: 'session.loggedOut', reason: 'logout' },
+  { type: 'session.loggedOut', reason: 'unauthorized' },
+  { type: 'session.userUpdated', user },
+  { type: 'session.tokenRefreshed', token: 'tok-2' },
+  { type: 'session.settingsSaved', patch: { current_currency: 'EUR' } },
+  { type: 'session.settingsSaved', patch: { currentPair: 'EURUSD' } },
+  { type: 'session.settingsSaveFailed', message: 'Front settings update failed' },
+  { type: 'session.settingsSaveFailed', message: null },
+  { type: 'session.registered', token: 'tok-r', refreshToken: null, user },
+  { type: 'socket.messageReceived', event: 'userdata', payload: { userdata: { balances: user.balances, currency_code: 'EUR' }, valuts: CURRENCIES } },
+  { type: 'socket.messageReceived', event: 'update_balances', payload: { balances: user.balances } },
+  { type: 'socket.messageReceived', event: 'init_valuts', payload: { valuts_data: CURRENCIES } },
+  { type: 'socket.messageReceived', event: 'update_balances', payload: { balances: 'garbage' } },
+  { type: 'socket.messageReceived', event: 'pong', payload: { time: 1 } },
+  { type: 'socket.messageReceived', event: 'error_message', payload: { event: 'provide_token', message: 'Unauthorized' } },
+  { type: 'settings.changed', patch: { theme: 'dark' } },
+  { type: 'toast.requested', toast: { type: 'info', messageKey: 'common.hello' } },
+  { type: 'flow.registrationStarted', tracking: { utm_source: 'x' } },
+  { type: 'flow.registrationEnded' },
+  { type: 'flow.passwordResetStarted', linkToken: 'link' },
+  { type: 'flow.passwordResetStarted' },
+  { type: 'flow.passwordResetEnded' },
+];
+const model: PathModel = { name: 'app', machine: appMachine, input, events };
+
+describe('app machine paths', () => {
+  afterAll(printCoverage);
+  it.each(pathCases(model))('%s', (_, path) => {
+    replayPath(model, path);
+  });
+  it('reaches every state and takes every transition', () => assertFullCoverage('app'));
+});
+
+describe('app routing helpers', () => {
+  it('routes balances and currencies to the balance actor and drops malformed payloads', () => {
+    const [balances, currencies] = SOCKET_ROUTES.userdata;
+    expect(balances.to).toBe('balance');
+    expect(balances.toEvent({ userdata: { balances: user.balances, currency_code: 'EUR' }, valuts: CURRENCIES })).toEqual({
+      type: 'balance.balancesReceived',
+      balances: user.balances,
+    });
+    expect(currencies.toEvent({ userdata: { balances: {} } })).toBeNull();
+    expect(SOCKET_ROUTES.update_balances[0].toEvent({ balances: { USD: { RealBalance: 'x' } } })).toBeNull();
+  });
+
+  it('asks the session to re-fetch the user (and so refresh the token) when the socket refuses it', () => {
+    const [route] = SOCKET_ROUTES.error_message;
+    expect(route.to).toBe('session');
+    expect(route.toEvent({ event: 'provide_token', message: 'Unauthorized' })).toEqual({ type: 'session.userRefreshRequested' });
+    expect(route.toEvent({ event: 'select_pair', message: 'Pair not found' })).toBeNull();
+    expect(route.toEvent('garbage')).toBeNull();
+  });
+
+  it('confirms saved currency, account type, language and theme, not pair or timeframe', () => {
+    expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBe('settings.currency_saved');
+    expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBe('settings.balance_type_saved');
+    expect(settingsSavedToastKey({ theme: 'light' })).toBe('settings.saved');
+    expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1m' })).toBeNull();
+  });
+});
+
+// ---- end to end with the real children -------------------------------------------------------
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function startApp(options: { persistedSession?: PersistedSession | null; saveFails?: boolean } = {}) {
+  const socket = {
+    opened: [] as string[],
+    emitted: [] as SocketEmitEvent[],
+    report: (_e: SocketConnectionEvent) => {},
+  };
+  const saves: SaveFrontSettingsInput[] = [];
+  const logoutDone = deferred<void>();
+  const registrations: RegisterInput[] = [];
+  const app = appMachine.provide({
+    actors: {
+      session: sessionMachine.provide({
+        actors: {
+          login: fromPromise<LoginOutcome, { username: string; password: string }>(() =>
+            Promise.resolve({ kind: 'authenticated', token: 'tok-login', refreshToken: 'ref', user }),
+          ),
+          fetchMe: fromPromise<User, void>(() => Promise.resolve(user)),
+          logout: fromPromise<void, LogoutInput>(() => logoutDone.promise),
+          saveFrontSettings: fromPromise<unknown, SaveFrontSettingsInput>(({ input: save }) => {
+            saves.push(save);
+            return options.saveFails ? Promise.reject(new Error('Front settings update failed')) : Promise.resolve({});
+          }),
+        },
+      }),
+      socket: socketMachine.provide({
+        actors: {
+          socketConnection: fromCallback<SocketEmitEvent, { token: string }>(({ input: connection, sendBack, receive }) => {
+            socket.opened.push(connection.token);
+            socket.report = sendBack;
+            receive((e) => socket.emitted.push(e));
+          }),
+        },
+      }),
+      balance: balanceMachine.provide({
+        actors: { resetDemoBalance: fromPromise<ResetDemoOutput, ResetDemoInput>(() => Promise.resolve({ new_balance: { EUR: 10000 }, message: 'demo_reseted' })) },
+      }),
+      registration: registrationMachine.provide({
+        actors: {
+          register: fromPromise<AuthSession, RegisterInput>(({ input: r }) => {
+            registrations.push(r);
+            return Promise.resolve({ token: 'tok-reg', refreshToken: 'ref-reg', user });
+          }),
+        },
+      }),
+    },
+  });
+  const actor = createActor(app, { input: { ...input, persistedSession: options.persistedSession ?? null } }).start();
+  const child = (id: string): AnyActorRef => {
+    const ref = actor.system.get(id);
+    if (!ref) throw new Error(`no actor ${id}`);
+    return ref;
+  };
+  const toasts = () => child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string; message?: string }) => t.messageKey ?? t.message);
+  return { actor, child, socket, saves, logoutDone, registrations, toasts };
+}
+
+describe('app wiring with the real children', () => {
+  it('spawns every long-lived child with its systemId and forgets the startup input', () => {
+    const { actor, child } = startApp();
+    for (const id of ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts']) {
+      expect(child(id)).toBe(actor.getSnapshot().children[id as 'session']);
+    }
+    expect(actor.getSnapshot().context.startup).toBeNull();
+  });
+
+  it('on login connects the socket with the token and loads balances, language and theme of the user', async () => {
+    const { child, socket } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    expect(socket.opened).toEqual(['tok-login']);
+    expect(child('balance').getSnapshot().context).toMatchObject({ balances: user.balances, selectedCurrency: 'EUR', balanceType: 'RealBalance' });
+    expect(child('locale').getSnapshot().context.language).toBe('es');
+    expect(child('theme').getSnapshot().context.setting).toBe('light');
+  });
+
+  it('routes socket pushes to the balance actor and emits every message to subscribers', async () => {
+    const { actor, child, socket } = startApp();
+    const heard: string[] = [];
+    actor.on('socket.received', (e) => heard.push(e.event));
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    socket.report({ type: 'socket.connected' });
+    expect(socket.emitted[0]).toEqual({ type: 'socket.emitRequested', event: 'provide_token', payload: { token: 'tok-login' } });
+    socket.report({ type: 'socket.messageReceived', event: 'update_balances', payload: { balances: { EUR: { RealBalance: 30, DemoBalance: 9000 } } } });
+    socket.report({ type: 'socket.messageReceived', event: 'pong', payload: { time: 5 } });
+    expect(child('balance').getSnapshot().context.balances).toEqual({ EUR: { RealBalance: 30, DemoBalance: 9000 } });
+    expect(heard).toEqual(['update_balances', 'pong']);
+  });
+
+  it('saves a settings change through the session when logged in and toasts a failure', async () => {
+    const { child, saves, toasts } = startApp({ saveFails: true });
+    child('balance').send({ type: 'balance.currencyChosen', currency: 'GBP' });
+    expect(saves).toEqual([]);
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' });
+    expect(saves).toEqual([{ patch: { current_currency: 'USD' } }]);
+    await waitFor(child('toasts'), (s) => s.context.toasts.length > 0);
+    expect(toasts()).toEqual(['Front settings update failed']);
+    expect(child('session').getSnapshot().context.user.front_settings.current_currency).toBe('USD');
+  });
+
+  it('toasts a saved currency and a demo reset with locale keys', async () => {
+    const { child, toasts } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' });
+    child('balance').send({ type: 'balance.demoResetRequested', currency: 'EUR' });
+    await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
+    expect(toasts().sort()).toEqual(['balance.demo_reseted', 'settings.currency_saved']);
+  });
+
+  it('on logout disconnects the socket, clears the balances and says so', async () => {
+    const { child, logoutDone, toasts } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    child('session').send({ type: 'session.logoutRequested' });
+    logoutDone.resolve();
+    await waitFor(child('session'), (s) => s.matches('loggedOut'));
+    expect(child('socket').getSnapshot().value).toBe('idle');
+    expect(child('balance').getSnapshot().context.balances).toEqual({});
+    expect(toasts()).toEqual(['auth.logged_out']);
+  });
+
+  it('spawns, replaces and stops the registration flow, and a finished registration opens the session', async () => {
+    const { actor, child, registrations } = startApp();
+    child('locale').send({ type: 'locale.chosen', language: 'ru' });
+    actor.send({ type: 'flow.registrationStarted', tracking: { utm_source: 'ad' } });
+    expect(actor.getSnapshot().matches({ registrationFlow: 'active' })).toBe(true);
+    const first = child('registration');
+    first.send({ type: 'registration.stepSubmitted', values: { username: 'trader7', email: 'a@b.co', password: 'Secret#123', password_confirmation: 'Secret#123' } });
+    actor.send({ type: 'flow.registrationStarted' });
+    const second = child('registration');
+    expect(second).not.toBe(first);
+    expect(first.getSnapshot().status).toBe('stopped');
+    expect(second.getSnapshot().value).toBe('basicInfo');
+
+    second.send({ type: 'registration.stepSubmitted', values: { username: 'trader7', email: 'a@b.co', password: 'Secret#123', password_confirmation: 'Secret#123' } });
+    second.send({ type: 'registration.stepSubmitted', values: { first_name: 'Ann', last_name: 'Lee', phone: '+15550102030' } });
+    second.send({ type: 'registration.stepSubmitted', values: { currency: 'EUR', terms_accepted: true } });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    expect(registrations[0].payload.language).toBe('ru');
+    expect(child('session').getSnapshot().context.token).toBe('tok-reg');
+
+    actor.send({ type: 'flow.registrationEnded' });
+    expect(actor.getSnapshot().matches({ registrationFlow: 'inactive' })).toBe(true);
+    expect(actor.system.get('registration')).toBeUndefined();
+  });
+
+  it('starts the password reset flow at the link step when the address carries a token', () => {
+    const { actor, child } = startApp();
+    actor.send({ type: 'flow.passwordResetStarted', linkToken: 'link-1' });
+    expect(child('passwordReset').getSnapshot().value).toBe('choosingPassword');
+    actor.send({ type: 'flow.passwordResetStarted' });
+    expect(child('passwordReset').getSnapshot().value).toBe('enteringEmail');
+    actor.send({ type: 'flow.passwordResetEnded' });
+    expect(actor.system.get('passwordReset')).toBeUndefined();
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Balance: generated paths, the default-currency rule of spec section 4 as a table, the
+ * selectors, and what the machine tells its parent (settings changes, demo reset toasts).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { fromPromise, type AnyEventObject } from 'xstate';
+import { CURRENCIES } from '../../contract/currencies';
+import type { Balances, BalanceType } from '../../contract/user';
+import { balanceMachine, selectBalance, selectCurrencySymbol, type ResetDemoOutput } from '../../machines/balance/balance.machine';
+import { defaultCurrencyChoice } from '../../machines/balance/default-currency';
+import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
+import { makeUser } from './fixtures';
+
+const withSettings = makeUser({
+  balances: { USD: { RealBalance: 50, DemoBalance: 10000 }, EUR: { RealBalance: 0, DemoBalance: 10000 } },
+  front_settings: { current_currency: 'EUR', balance_type: 'DemoBalance' },
+});
+const withoutSettings = makeUser({ balances: { GBP: { RealBalance: 0, DemoBalance: 10000 } } });
+
+const events: AnyEventObject[] = [
+  { type: 'balance.userLoaded', user: withSettings },
+  { type: 'balance.userLoaded', user: withoutSettings },
+  { type: 'balance.balancesReceived', balances: { USD: { RealBalance: 75, DemoBalance: 9000 } } },
+  { type: 'balance.currenciesReceived', currencies: CURRENCIES.slice(0, 3) },
+  { type: 'balance.currencyChosen', currency: 'EUR' },
+  { type: 'balance.currencyChosen', currency: 'USD' },
+  { type: 'balance.typeChosen', balanceType: 'RealBalance' },
+  { type: 'balance.typeChosen', balanceType: 'DemoBalance' },
+  { type: 'balance.demoResetRequested', currency: 'USD' },
+  { type: 'balance.cleared' },
+  { type: 'xstate.done.actor.resetDemoBalance', output: { new_balance: { USD: 10000 }, message: 'demo_reseted' } },
+  { type: 'xstate.error.actor.resetDemoBalance', error: { message: 'Too many requests, please try again later' } },
+  { type: 'xstate.error.actor.resetDemoBalance', error: null },
+];
+
+const model: PathModel = {
+  name: 'balance',
+  machine: balanceMachine,
+  events,
+  simplePaths: 300,
+  simplePathEvents: [events[1], events[4], events[8], events[10], events[11]],
+};
+
+describe('balance machine paths', () => {
+  afterAll(printCoverage);
+  it.each(pathCases(model))('%s', (_, path) => {
+    replayPath(model, path);
+  });
+  it('reaches every state and takes every transition', () => assertFullCoverage('balance'));
+});
+
+describe('default currency rule (spec section 4)', () => {
+  const b = (real: number, demo: number) => ({ RealBalance: real, DemoBalance: demo });
+  const cases: Array<[string, Balances, { current_currency?: string | null; balance_type?: BalanceType | null }, string, BalanceType]> = [
+    ['saved settings win', { USD: b(100, 0), EUR: b(0, 5) }, { current_currency: 'EUR', balance_type: 'DemoBalance' }, 'EUR', 'DemoBalance'],
+    ['no settings: highest real balance', { USD: b(10, 10000), EUR: b(50, 10000) }, {}, 'EUR', 'RealBalance'],
+    ['highest real balance by value, not by raw number', { USD: b(100, 0), JPY: b(1000, 0) }, {}, 'USD', 'RealBalance'],
+    ['all real zero: highest demo balance, on demo', { USD: b(0, 100), GBP: b(0, 10000) }, {}, 'GBP', 'DemoBalance'],
+    ['nothing at all: USD and RealBalance', { USD: b(0, 0) }, {}, 'USD', 'RealBalance'],
+    ['no balances: USD and RealBalance', {}, {}, 'USD', 'RealBalance'],
+    ['only the type missing: the saved currency stays, the type follows the balances', { USD: b(5, 0), EUR: b(0, 0) }, { current_currency: 'EUR' }, 'EUR', 'RealBalance'],
+    ['only the currency missing: derived currency, saved type', { USD: b(0, 10000) }, { balance_type: 'RealBalance' }, 'USD', 'RealBalance'],
+    ['an unknown saved currency counts as missing', { EUR: b(3, 0) }, { current_currency: 'XXX', balance_type: 'DemoBalance' }, 'EUR', 'DemoBalance'],
+    ['ties keep the currency listed first', { EUR: b(0, 0), USD: b(0, 0) }, {}, 'USD', 'RealBalance'],
+    ['equal value ties keep the list order', { GBP: b(79, 0), USD: b(100, 0) }, {}, 'USD', 'RealBalance'],
+  ];
+  it.each(cases)('%s', (_, balances, settings, currency, balanceType) => {
+    const user = makeUser({ balances, front_settings: settings });
+    expect(defaultCurrencyChoice(user)).toEqual({ currency, balanceType });
+  });
+});
+
+describe('balance behaviour', () => {
+  it('applies the rule when a user loads, and the selectors read the shown balance', () => {
+    const { actor } = startUnderParent(balanceMachine);
+    actor.send({ type: 'balance.userLoaded', user: withoutSettings });
+    const { context } = actor.getSnapshot();
+    expect(context.selectedCurrency).toBe('GBP');
+    expect(context.balanceType).toBe('DemoBalance');
+    expect(selectBalance(context)).toBe(10000);
+    expect(selectCurrencySymbol(context)).toBe('£');
+    actor.send({ type: 'balance.balancesReceived', balances: { GBP: { RealBalance: 1, DemoBalance: 42.5 } } });
+    expect(selectBalance(actor.getSnapshot().context)).toBe(42.5);
+    expect(selectCurrencySymbol({ ...context, selectedCurrency: 'ZZZ' })).toBe('$');
+    expect(selectBalance({ ...context, selectedCurrency: 'ZZZ' })).toBe(0);
+  });
+
+  it('sends a settings change for a new currency or type, nothing for the same one', () => {
+    const { actor, parentEvents } = startUnderParent(balanceMachine);
+    actor.send({ type: 'balance.currencyChosen', currency: 'USD' });
+    actor.send({ type: 'balance.currencyChosen', currency: 'EUR' });
+    actor.send({ type: 'balance.typeChosen', balanceType: 'DemoBalance' });
+    actor.send({ type: 'balance.typeChosen', balanceType: 'RealBalance' });
+    expect(parentEvents).toEqual([
+      { type: 'settings.changed', patch: { current_currency: 'EUR' } },
+      { type: 'settings.changed', patch: { balance_type: 'RealBalance' } },
+    ]);
+    actor.send({ type: 'balance.cleared' });
+    expect(actor.getSnapshot().context).toMatchObject({ balances: {}, selectedCurrency: 'USD', balanceType: 'DemoBalance' });
+  });
+
+  it('resets the demo balance once at a time and toasts the outcome', async () => {
+    const calls: string[] = [];
+    let finish: (output: ResetDemoOutput) => void = () => {};
+    const machine = balanceMachine.provide({
+      actors: {
+        resetDemoBalance: fromPromise<ResetDemoOutput, { currency: string }>(({ input }) => {
+          calls.push(input.currency);
+          return new Promise((resolve) => (finish = resolve));
+        }),
+      },
+    });
+    const { actor, parentEvents } = startUnderParent(machine);
+    actor.send({ type: 'balance.balancesReceived', balances: { USD: { RealBalance: 12, DemoBalance: 3 } } });
+    actor.send({ type: 'balance.demoResetRequested', currency: 'USD' });
+    actor.send({ type: 'balance.demoResetRequested', currency: 'USD' });
+    expect(actor.getSnapshot().value).toBe('resettingDemo');
+    finish({ new_balance: { USD: 10000 }, message: 'demo_reseted' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual(['USD']);
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context.balances.USD).toEqual({ RealBalance: 12, DemoBalance: 10000 });
+    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'success', messageKey: 'balance.demo_reseted' } }]);
+  });
+
+  it('toasts the server message on a failed reset, or operation_failed without one', async () => {
+    const failWith = (error: unknown) =>
+      balanceMachine.provide({ actors: { resetDemoBalance: fromPromise<ResetDemoOutput, { currency: string }>(() => Promise.reject(error)) } });
+    const withText = startUnderParent(failWith(new Error('Too many requests, please try again later')));
+    withText.actor.send({ type: 'balance.demoResetRequested', currency: 'USD' });
+    const silent = startUnderParent(failWith(undefined));
+    silent.actor.send({ type: 'balance.demoResetRequested', currency: 'USD' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(withText.parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'error', message: 'Too many requests, please try again later' } }]);
+    expect(silent.parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.operation_failed' } }]);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Shared set-up of the order tests: a real server whose prices come from a ManualFeed and whose
+ * clock the test moves, users with a token and real/demo money, and small readers of balances
+ * and ledger rows. Money is put in the way production does: postLedger inside ctx.tx.
+ */
+import fs from 'node:fs';
+import { expect } from 'vitest';
+import { startTestServer, type TestServer } from './server';
+import { ManualFeed } from './manual-feed';
+import { auditLedger, getBalanceMinor, postLedger, resetDemo, type Account } from '../../server/domain/ledger';
+import { openFamily } from '../../server/domain/auth/sessions';
+import type { MarketService } from '../../server/domain/market/types';
+import type { OrdersService } from '../../server/domain/orders/service';
+
+/** A clock the test moves by hand (ctx.now); starts at the real time so tokens stay valid. */
+export class TestClock {
+  constructor(public t: number = Date.now()) {}
+  readonly now = () => this.t;
+  advance(ms: number): number {
+    this.t += ms;
+    return this.t;
+  }
+  set(ms: number): number {
+    this.t = ms;
+    return this.t;
+  }
+}
+
+export interface OrdersServer {
+  server: TestServer;
+  feed: ManualFeed;
+  clock: TestClock | null;
+  market: MarketService;
+}
+
+/** Anything holding a running test server (the helpers below need nothing else). */
+export type WithServer = Pick<OrdersServer, 'server'>;
+
+export interface StartOptions {
+  dataDir?: string;
+  /** Drive ctx.now by hand; omit for the real clock. */
+  clock?: TestClock | null;
+}
+
+export async function startOrdersServer(options: StartOptions = {}): Promise<OrdersServer> {
+  const clock = options.clock === undefined ? new TestClock() : options.clock;
+  const feed = new ManualFeed(clock ? clock.now : undefined);
+  const env: Record<string, string> = options.dataDir ? { DATA_DIR: options.dataDir } : {};
+  const server = await startTestServer(env, { marketFeed: feed, ...(clock ? { now: clock.now } : {}) });
+  const market = server.ctx.services.market as MarketService;
+  if (!market) throw new Error('the market module is not registered');
+  // listen() resolves before the modules' start hooks finish: wait for the feed to be taken
+  // and for the orders start (overdue settlement, scheduling) to be done.
+  const orders = server.ctx.services.orders as OrdersService;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the orders module did not start within 10 s')), 10_000);
+  });
+  try {
+    await Promise.race([orders.started, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  while (!feed.started) await sleep(5);
+  return { server, feed, clock, market };
+}
+
+export interface TestUser {
+  id: number;
+  token: string;
+}
+
+let userCounter = 0;
+
+/**
+ * A user with a token; demo USD 10,000 and, when asked, real money (minor units per currency).
+ * Inserted directly (the register route is another area's and not what these tests are about).
+ */
+export async function makeUser(s: WithServer, real: Record<string, number> = {}, demo: string[] = ['USD']): Promise<TestUser> {
+  const ctx = s.server.ctx;
+  const now = ctx.now();
+  const name = `trader${process.pid}x${++userCounter}x${Math.floor(Math.random() * 1e6)}`;
+  const row = await ctx.db
+    .insertInto('users')
+    .values({
+      username: name,
+      email: `${name}@example.com`,
+      password_hash: 'not-a-login',
+      first_name: 'Test',
+      last_name: 'Trader',
+      phone: '+10000000000',
+      currency: 'USD',
+      front_settings: '{}',
+      tracking: '{}',
+      password_changed_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = row.id;
+  for (const code of demo) await ctx.tx((trx) => resetDemo(trx, id, code, `test-demo-open:${id}:${code}`, 'demo_open', now));
+  for (const [code, amount] of Object.entries(real)) await creditReal(s, id, code, amount);
+  // A real session family, so the token stays valid once ctx.isSessionActive checks families.
+  const session = await ctx.tx((trx) => openFamily(trx, id, 'user', now, ctx.config.refreshTokenTtl));
+  const token = await ctx.tokens.sign({ userId: id, sessionType: 'user', family: session.family }, now);
+  return { id, token };
+}
+
+let creditCounter = 0;
+export async function creditReal(s: WithServer, userId: number, currency: string, amountMinor: number): Promise<void> {
+  const key = `test-deposit:${userId}:${currency}:${++creditCounter}`;
+  await s.server.ctx.tx((trx) =>
+    postLedger(trx, { key, kind: 'deposit_credit', userId, entries: [{ currency, account: 'real', amount: amountMinor }] }),
+  );
+}
+
+export function balance(s: WithServer, userId: number, currency: string, account: Account): Promise<number> {
+  return getBalanceMinor(s.server.ctx.db, userId, currency, account);
+}
+
+/** Ledger transactions of one order (by ref), oldest first. */
+export async function orderLedger(s: WithServer, orderId: number) {
+  return s.server.ctx.db
+    .selectFrom('ledger_transactions')
+    .select(['idempotency_key', 'kind'])
+    .where('ref_type', '=', 'order')
+    .where('ref_id', '=', String(orderId))
+    .orderBy('id')
+    .execute();
+}
+
+export async function expectLedgerClean(s: WithServer): Promise<void> {
+  expect(await auditLedger(s.server.ctx.db)).toEqual([]);
+}
+
+/** Poll the stored order until it is closed (settlement runs off the request path). */
+export async function waitClosed(s: WithServer, orderId: number, timeoutMs = 4000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await s.server.ctx.db.selectFrom('orders').select(['status']).where('id', '=', orderId).executeTakeFirst();
+    if (row?.status === 'closed') return;
+    if (Date.now() > deadline) throw new Error(`order ${orderId} did not close within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function removeDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** What a win credits, in minor units: stake x (1 + payout rate) toward zero, in exact integers. */
+export function winCredit(stakeMinor: number, payoutRate: number): number {
+  return Math.floor((stakeMinor * (10_000 + Math.round(payoutRate * 10_000))) / 10_000);
+}
