@@ -5,8 +5,12 @@ import fs from 'node:fs';
 
 // Browser tests run the built SPA against a real server with a fresh database, in Debian's
 // Chromium (CHROME_PATH overrides /usr/bin/chromium). `npm test` builds before this runs.
-const port = Number(process.env.E2E_PORT ?? 3310);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-e2e-'));
+// A random port per run (kept for the workers through the environment) so parallel runs on one
+// machine do not collide; E2E_PORT pins it.
+const port = Number((process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000))));
+// The config is evaluated in the runner and again in every worker: the runner creates the data
+// directory once and the workers inherit its path through the environment.
+const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'tt-e2e-')));
 
 export default defineConfig({
   testDir: 'tests/e2e',

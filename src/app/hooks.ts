@@ -1,0 +1,72 @@
+/**
+ * Small selectors over the long-lived actors that many views need: the session's status and
+ * user, the current language, the balance shown in the header, the modal stack.
+ */
+import { useSelector } from '@xstate/react';
+import { selectBalance, selectCurrencySymbol } from '../../machines/balance/balance.machine';
+import { selectModal } from '../../machines/modals/modals.machine';
+import { useBalanceActor, useLocaleActor, useModalsActor, useSessionActor, useSocketActor } from './runtime';
+
+export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
+
+/** loading while the stored session is being checked, then authenticated or anonymous. */
+export function useSessionStatus(): SessionStatus {
+  const session = useSessionActor();
+  return useSelector(session, (s) => {
+    if (s.hasTag('authenticated')) return 'authenticated';
+    if (s.matches('booting') || s.matches('loadingUser') || s.matches('openingAdminSession')) return 'loading';
+    return 'anonymous';
+  });
+}
+
+export function useUser() {
+  const session = useSessionActor();
+  return useSelector(session, (s) => s.context.user);
+}
+
+export function useSessionType() {
+  const session = useSessionActor();
+  return useSelector(session, (s) => s.context.sessionType);
+}
+
+export function useLanguage() {
+  const locale = useLocaleActor();
+  return useSelector(locale, (s) => s.context.language);
+}
+
+export function useBalanceView() {
+  const balance = useBalanceActor();
+  const amount = useSelector(balance, (s) => selectBalance(s.context));
+  const symbol = useSelector(balance, (s) => selectCurrencySymbol(s.context));
+  const currency = useSelector(balance, (s) => s.context.selectedCurrency);
+  const balanceType = useSelector(balance, (s) => s.context.balanceType);
+  const resetting = useSelector(balance, (s) => s.matches('resettingDemo'));
+  return { amount, symbol, currency, balanceType, resetting };
+}
+
+/** The open modal entry with this id, or null. */
+export function useModal(id: string) {
+  const modals = useModalsActor();
+  return useSelector(modals, (s) => selectModal(s.context, id));
+}
+
+/** Open/close helpers for the modal stack. */
+export function useModalControls() {
+  const modals = useModalsActor();
+  return {
+    open: (id: string, data?: unknown) => modals.send({ type: 'modal.openRequested', id, data }),
+    close: (id: string) => modals.send({ type: 'modal.closeRequested', id }),
+  };
+}
+
+/** 'live' | 'reconnecting' | 'offline' for the connection indicator. */
+export function useConnectionState(): 'live' | 'reconnecting' | 'offline' | 'idle' {
+  const socket = useSocketActor();
+  return useSelector(socket, (s) => {
+    if (s.hasTag('live')) return 'live';
+    if (s.hasTag('reconnecting')) return 'reconnecting';
+    if (s.matches('failed')) return 'offline';
+    if (s.matches('idle')) return 'idle';
+    return 'reconnecting';
+  });
+}

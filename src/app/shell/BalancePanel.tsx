@@ -1,0 +1,90 @@
+/**
+ * The balance panel (spec section 2): a currency selector, the demo account with a reset
+ * action, the real account with a deposit action. Choosing a currency or an account type goes
+ * to the balance actor, which saves it to the front settings.
+ */
+import { useId } from 'react';
+import { useSelector } from '@xstate/react';
+import type { BalanceType } from '../../../contract/user';
+import { IconButton, Money, SelectField } from '../../components';
+import { useT } from '../../i18n';
+import { useBalanceView, useModalControls } from '../hooks';
+import { useBalanceActor } from '../runtime';
+import { MODAL_IDS } from '../modal-registry';
+import './shell.css';
+
+export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
+  const t = useT();
+  const balance = useBalanceActor();
+  const { currency, balanceType, resetting } = useBalanceView();
+  const currencies = useSelector(balance, (s) => s.context.currencies);
+  const entry = useSelector(balance, (s) => s.context.balances[s.context.selectedCurrency]);
+  const modals = useModalControls();
+  const name = useId();
+
+  const choose = (type: BalanceType) => balance.send({ type: 'balance.typeChosen', balanceType: type });
+  const accounts: { type: BalanceType; label: string; amount: number }[] = [
+    { type: 'DemoBalance', label: t('nav.demo_account'), amount: entry?.DemoBalance ?? 0 },
+    { type: 'RealBalance', label: t('nav.real_account'), amount: entry?.RealBalance ?? 0 },
+  ];
+
+  return (
+    <div className="balance-panel stack">
+      <SelectField
+        label={t('nav.currency')}
+        value={currency}
+        onChange={(e) => balance.send({ type: 'balance.currencyChosen', currency: e.currentTarget.value })}
+        options={currencies.map((c) => ({ value: c.iso_code, label: `${c.iso_code} · ${c.name}` }))}
+      />
+      <fieldset className="balance-accounts">
+        <legend className="visually-hidden">{t('nav.account_type')}</legend>
+        {accounts.map((account) => (
+          <div key={account.type} className="balance-account" data-selected={account.type === balanceType || undefined}>
+            <label className="balance-account-choice">
+              <input
+                type="radio"
+                name={name}
+                value={account.type}
+                checked={account.type === balanceType}
+                onChange={() => choose(account.type)}
+              />
+              <span className="balance-account-text">
+                <span className="balance-account-label">{account.label}</span>
+                <Money amount={account.amount} currency={currency} className="balance-account-amount" />
+              </span>
+            </label>
+            {account.type === 'DemoBalance' ? (
+              <IconButton
+                icon="refresh"
+                label={t('nav.reset_demo')}
+                loading={resetting}
+                onClick={() => balance.send({ type: 'balance.demoResetRequested', currency })}
+              />
+            ) : (
+              <IconButton
+                icon="deposit"
+                label={t('nav.deposit')}
+                onClick={() => {
+                  onNavigate?.();
+                  modals.open(MODAL_IDS.deposit);
+                }}
+              />
+            )}
+          </div>
+        ))}
+      </fieldset>
+    </div>
+  );
+}
+
+/** The header's balance box: account type and amount; opens the panel. */
+export function BalanceSummary() {
+  const t = useT();
+  const { amount, currency, balanceType } = useBalanceView();
+  return (
+    <span className="balance-box">
+      <span className="balance-box-type">{balanceType === 'RealBalance' ? t('nav.real_account') : t('nav.demo_account')}</span>
+      <Money amount={amount} currency={currency} className="balance-box-amount" />
+    </span>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The app's navigation, shared by the desktop sidebar and the mobile side menu: Trading, the
+ * Wallet group (Deposit and Withdraw open modals, History goes to the profile transactions),
+ * the Orders group (active and all orders on the trading screen), Profile, Help (a support
+ * mail link), Logout, and the sections the product announces but does not offer yet, marked
+ * as coming soon.
+ */
+import { Link, useLocation, useSearch } from 'wouter';
+import { Icon, type IconName } from '../../components';
+import { useT } from '../../i18n';
+import { SUPPORT_EMAIL } from '../../features/legal/contacts';
+import { useModalControls } from '../hooks';
+import { useSessionActor } from '../runtime';
+import { MODAL_IDS } from '../modal-registry';
+import './shell.css';
+
+const SOON: { key: string; icon: IconName; note?: string }[] = [
+  { key: 'top_traders', icon: 'chart' },
+  { key: 'tournaments', icon: 'check' },
+  { key: 'bonuses', icon: 'plus' },
+  { key: 'education', icon: 'info' },
+  { key: 'calendar', icon: 'clock' },
+  { key: 'trading_bots', icon: 'refresh', note: 'nav.under_development' },
+];
+
+export function Navigation({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
+  const t = useT();
+  const [location] = useLocation();
+  const search = useSearch();
+  const modals = useModalControls();
+  const session = useSessionActor();
+  const ordersView = new URLSearchParams(search).get('orders');
+
+  const item = (href: string, icon: IconName, label: string, current: boolean) => (
+    <li>
+      <Link href={href} className="nav-item" aria-current={current ? 'page' : undefined} onClick={onNavigate} title={collapsed ? label : undefined}>
+        <Icon name={icon} />
+        <span className="nav-label">{label}</span>
+      </Link>
+    </li>
+  );
+  const action = (icon: IconName, label: string, onClick: () => void) => (
+    <li>
+      <button
+        type="button"
+        className="nav-item"
+        onClick={() => {
+          onNavigate?.();
+          onClick();
+        }}
+        title={collapsed ? label : undefined}
+      >
+        <Icon name={icon} />
+        <span className="nav-label">{label}</span>
+      </button>
+    </li>
+  );
+
+  return (
+    <nav className="app-nav" data-collapsed={collapsed || undefined} aria-label={t('nav.main_navigation')}>
+      <ul className="nav-list">
+        {item('/trading', 'chart', t('nav.trading'), location === '/trading' && !ordersView)}
+      </ul>
+      <p className="nav-group-title">{t('nav.wallet')}</p>
+      <ul className="nav-list">
+        {action('deposit', t('nav.deposit'), () => modals.open(MODAL_IDS.deposit))}
+        {action('withdraw', t('nav.withdraw'), () => modals.open(MODAL_IDS.withdraw))}
+        {item('/profile#transactions', 'history', t('nav.history'), false)}
+      </ul>
+      <p className="nav-group-title">{t('nav.orders')}</p>
+      <ul className="nav-list">
+        {item('/trading?orders=active', 'orders', t('nav.active_orders'), ordersView === 'active')}
+        {item('/trading?orders=all', 'history', t('nav.all_orders'), ordersView === 'all')}
+      </ul>
+      <ul className="nav-list nav-list-bottom">
+        {item('/profile', 'profile', t('nav.profile'), location === '/profile')}
+        <li>
+          <a className="nav-item" href={`mailto:${SUPPORT_EMAIL}`} title={collapsed ? t('nav.help') : undefined}>
+            <Icon name="help" />
+            <span className="nav-label">{t('nav.help')}</span>
+          </a>
+        </li>
+        {action('logout', t('nav.logout'), () => session.send({ type: 'session.logoutRequested' }))}
+      </ul>
+      {!collapsed && (
+        <details className="nav-soon">
+          <summary className="nav-group-title">{t('nav.coming_soon')}</summary>
+          <ul className="nav-list">
+            {SOON.map((s) => (
+              <li key={s.key}>
+                <span className="nav-item nav-item-disabled" aria-disabled="true">
+                  <Icon name={s.icon} />
+                  <span className="nav-label">{t(`nav.${s.key}`)}</span>
+                  <span className="nav-badge">{t(s.note ?? 'nav.coming_soon')}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * Log in with username or email and password; then, when the account has two-factor
+ * authentication, the 6-digit code. The session actor does the work: this form sends
+ * `session.loginSubmitted` / `session.twoFactorSubmitted` and shows its state and error
+ * ("Invalid credentials" as the server wrote it).
+ */
+import * as v from 'valibot';
+import { useSelector } from '@xstate/react';
+import { useForm, valiForm } from '@modular-forms/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { Link } from 'wouter';
+import { Button, InfoChip } from '../../components';
+import { useT } from '../../i18n';
+import { useSessionActor } from '../../app/runtime';
+import { FormPasswordField, FormTextField, translateError } from './form-fields';
+
+const LoginSchema = v.object({
+  username: v.pipe(v.string('auth.login_required'), v.trim(), v.nonEmpty('auth.login_required'), v.maxLength(254, 'auth.login_required')),
+  password: v.pipe(v.string('validation.password_required'), v.nonEmpty('validation.password_required'), v.maxLength(128, 'validation.password_max_length')),
+});
+type LoginValues = v.InferOutput<typeof LoginSchema>;
+
+const CodeSchema = v.object({
+  code: v.pipe(v.string('auth.code_invalid'), v.trim(), v.regex(/^\d{6}$/, 'auth.code_invalid')),
+});
+type CodeValues = v.InferOutput<typeof CodeSchema>;
+
+function TwoFactorStep() {
+  useSignals();
+  const t = useT();
+  const session = useSessionActor();
+  const verifying = useSelector(session, (s) => s.matches({ loggedOut: 'verifyingTwoFactor' }));
+  const error = useSelector(session, (s) => s.context.loginError);
+  const [, { Form, Field }] = useForm<CodeValues>({ validate: valiForm(CodeSchema), validateOn: 'blur', revalidateOn: 'change' });
+  return (
+    <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim() })}>
+      <p className="text-muted">{t('auth.two_factor_hint')}</p>
+      {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
+      <Field name="code">
+        {(field, props) => (
+          <FormTextField
+            {...props}
+            field={field}
+            label={t('auth.two_factor_code')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            autoFocus
+            required
+          />
+        )}
+      </Field>
+      <Button type="submit" variant="primary" fullWidth loading={verifying} loadingLabel={t('auth.verifying')}>
+        {t('auth.verify')}
+      </Button>
+      <Button type="button" variant="ghost" fullWidth disabled={verifying} onClick={() => session.send({ type: 'session.twoFactorCancelled' })}>
+        {t('common.back')}
+      </Button>
+    </Form>
+  );
+}
+
+function CredentialsStep() {
+  useSignals();
+  const t = useT();
+  const session = useSessionActor();
+  const submitting = useSelector(session, (s) => s.matches({ loggedOut: 'submitting' }));
+  const error = useSelector(session, (s) => s.context.loginError);
+  const [, { Form, Field }] = useForm<LoginValues>({ validate: valiForm(LoginSchema), validateOn: 'blur', revalidateOn: 'change' });
+  return (
+    <Form
+      className="stack"
+      onSubmit={(values) => session.send({ type: 'session.loginSubmitted', username: values.username.trim(), password: values.password })}
+    >
+      {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
+      <Field name="username">
+        {(field, props) => <FormTextField {...props} field={field} label={t('auth.login_identifier')} autoComplete="username" required />}
+      </Field>
+      <Field name="password">
+        {(field, props) => <FormPasswordField {...props} field={field} label={t('auth.password')} autoComplete="current-password" required />}
+      </Field>
+      <div className="cluster-end">
+        <Link href="/reset-password-code" className="text-sm">
+          {t('auth.forgot_password')}
+        </Link>
+      </div>
+      <Button type="submit" variant="primary" fullWidth loading={submitting} loadingLabel={t('auth.logging_in')}>
+        {t('auth.log_in')}
+      </Button>
+    </Form>
+  );
+}
+
+export function LoginForm() {
+  const session = useSessionActor();
+  const twoFactor = useSelector(session, (s) => s.matches({ loggedOut: 'awaitingTwoFactor' }) || s.matches({ loggedOut: 'verifyingTwoFactor' }));
+  return twoFactor ? <TwoFactorStep /> : <CredentialsStep />;
+}
