@@ -76,3 +76,24 @@ test('theme and language switch with every text translated', async ({ page }) =>
   await expect(page.getByRole('link', { name: 'Торговля' }).first()).toBeVisible();
   await screenshot(page, 'trading-ru-light');
 });
+
+test('an operator link opens an admin session; the token leaves the address; logout ends it', async ({ page, baseURL }) => {
+  const user = await registerThroughForm(page, uniqueUser('adm'));
+  await logOut(page);
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync('node_modules/.bin/tsx', ['server/cli/admin.ts', 'session', user.username], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PUBLIC_URL: baseURL, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  const link = out.trim().split('\n').pop()!;
+  expect(link).toMatch(/\/trading\?token=/);
+  const adminLogout = page.waitForRequest((r) => r.url().endsWith('/api/admin/logout'));
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/trading$/);
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+  // The one-time token is spent: opening the same link again does not start a session.
+  await logOut(page);
+  await adminLogout;
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/auth/);
+});

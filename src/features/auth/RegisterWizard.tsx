@@ -17,7 +17,7 @@ import {
   type RegistrationDraft,
 } from '../../../machines/registration/registration.schemas';
 import { CURRENCIES } from '../../../contract/currencies';
-import { Button, InfoChip, Spinner } from '../../components';
+import { Button, Icon, InfoChip, Spinner } from '../../components';
 import { useT } from '../../i18n';
 import { useAppActor, useChild } from '../../app/runtime';
 import { useLanguage } from '../../app/hooks';
@@ -76,7 +76,7 @@ function BasicInfoStep({ actor, values, errors }: { actor: RegistrationRef; valu
       <Field name="password_confirmation">
         {(field, props) => <FormPasswordField {...props} field={field} label={t('auth.password_confirmation')} autoComplete="new-password" required />}
       </Field>
-      <Button type="submit" variant="primary" fullWidth iconEnd="chevron">
+      <Button type="submit" variant="primary" fullWidth iconEnd={<Icon name="chevron" direction="right" />}>
         {t('common.next')}
       </Button>
     </Form>
@@ -109,7 +109,7 @@ function PersonalDetailsStep({ actor, values, errors }: { actor: RegistrationRef
         <Button type="button" variant="ghost" onClick={() => actor.send({ type: 'registration.backRequested' })}>
           {t('common.back')}
         </Button>
-        <Button type="submit" variant="primary" iconEnd="chevron">
+        <Button type="submit" variant="primary" iconEnd={<Icon name="chevron" direction="right" />}>
           {t('common.next')}
         </Button>
       </div>
