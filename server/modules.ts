@@ -6,7 +6,8 @@ import { settingsModule } from './routes/settings';
 import { marketModule } from './routes/market';
 import { ordersModule } from './routes/orders';
 import { paymentsModule } from './routes/payments';
+import { profileModule } from './routes/profile';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule, authModule, settingsModule, marketModule, ordersModule, paymentsModule];
+  return [coreModule, authModule, settingsModule, marketModule, ordersModule, paymentsModule, profileModule];
 }

@@ -4,5 +4,6 @@ import type { AuthTables } from './tables/auth';
 import type { MarketTables } from './tables/market';
 import type { OrderTables } from './tables/orders';
 import type { PaymentTables } from './tables/payments';
+import type { ProfileTables } from './tables/profile';
 
-export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables {}

@@ -4,5 +4,7 @@ import { sessionCommand } from './session';
 import { outboxCommand } from './outbox';
 import { txCommand } from './tx';
 import { auditCommand } from './audit';
+import { documentsCommand } from './documents';
+import { telegramCommand } from './telegram';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, documentsCommand, telegramCommand];

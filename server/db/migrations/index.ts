@@ -8,6 +8,7 @@ import * as m002 from './002_auth';
 import * as m003 from './003_market';
 import * as m004 from './004_orders';
 import * as m005 from './005_payments';
+import * as m006 from './006_profile';
 
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '003_market': m003,
   '004_orders': m004,
   '005_payments': m005,
+  '006_profile': m006,
 };

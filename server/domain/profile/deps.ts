@@ -1,0 +1,54 @@
+/**
+ * What the profile functions need: the database, a write transaction, the clock, where uploads
+ * live and the key material for sealing secrets. A subset of AppContext, so the operator CLI
+ * (another process, no HTTP server) runs the same document-review and Telegram-link code on the
+ * database of DATA_DIR.
+ */
+import { transaction, type DB, type Trx } from '../../db';
+import type { Config } from '../../config';
+import { loadSecrets } from '../../secrets';
+import { SecretBox } from './secret-box';
+
+export interface ProfileLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface ProfileDeps {
+  db: DB;
+  /** One write transaction (BEGIN IMMEDIATE); inside it use only the handed `trx`. */
+  tx: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
+  now: () => number;
+  /** DATA_DIR: uploads go under DATA_DIR/uploads. */
+  dataDir: string;
+  /** Seals TOTP secrets and pending Telegram link codes (key derived from the server secret). */
+  box: SecretBox;
+  log: ProfileLog;
+}
+
+/** Unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** Milliseconds to unix seconds for the wire. */
+export const toUnix = (ms: number | null | undefined): number => Math.floor(Number(ms ?? 0) / 1000);
+
+/**
+ * The same dependencies for the operator CLI (another process): the database file of DATA_DIR,
+ * the server's secret from DATA_DIR/secrets.json (or JWT_SECRET), messages to stderr.
+ */
+export function cliProfileDeps(cli: { config: Config; db: DB; now: () => number; err: (line: string) => void }): ProfileDeps {
+  return {
+    db: cli.db,
+    tx: (fn) => transaction(cli.db, fn),
+    now: cli.now,
+    dataDir: cli.config.dataDir,
+    box: new SecretBox(loadSecrets(cli.config).jwtSecret),
+    log: {
+      warn: (_obj, msg) => cli.err(`warning: ${msg}`),
+      error: (obj, msg) => cli.err(`error: ${msg}${(obj as { err?: unknown }).err instanceof Error ? ` (${((obj as { err: Error }).err).message})` : ''}`),
+    },
+  };
+}

@@ -1,0 +1,372 @@
+/**
+ * Profile routes (spec section 7, "Profile, security and documents") and the profile module:
+ * it creates the profile service, plugs two-factor into the login (SecondFactorGate), registers
+ * @fastify/multipart in its own scope with upload limits, pushes document status changes to the
+ * owner's sockets, runs the Telegram notifier and prunes expired codes. Thin routes: validate with
+ * contract/profile.ts, call domain/profile, wrap with ok(). Details: docs/profile.md.
+ *
+ *   GET    /api/v2/user/profile                      the Profile
+ *   POST   /api/v2/profile/personal-data             partial update -> the Profile
+ *   POST   /api/v2/profile/avatar                    multipart `avatar` (1 image, 5 MB) -> {avatar_url}
+ *   GET    /uploads/avatars/:file                    a stored avatar (public, random name)
+ *   POST   /api/v2/user/change-password              {old_password, new_password, confirm_password?}
+ *   POST   /api/v2/user/2fa/enable                   -> {secret, otpauth_url, qr_code, expires_at}
+ *   POST   /api/v2/user/2fa/verify                   {code} -> two-factor on
+ *   DELETE /api/v2/user/2fa/disable                  {code} (body or query) -> two-factor off
+ *   POST   /api/platform/auth/login/2fa              {challenge, code} -> the session (no bearer)
+ *   GET    /api/v2/documents/types                   the 10 types with their limits
+ *   POST   /api/v2/documents/upload                  multipart `type` + 1-5 `files` -> 201 {document}
+ *   GET    /api/v2/user/documents                    {documents}
+ *   GET    /api/v2/documents/:id/files/:fileId       download (owner only)
+ *   DELETE /api/v2/documents/:id                     owner, unless approved
+ *   POST   /api/v2/telegram/link                     -> {code, deep_link, expires_at}
+ *   GET    /api/v2/telegram/link                     -> {linked, telegram, pending_code, deep_link, expires_at}
+ *   POST   /api/v2/telegram/unlink                   -> the same status
+ *   POST   /api/v2/telegram/webhook                  Telegram Update, X-Telegram-Bot-Api-Secret-Token
+ *
+ * Socket: every `document.status` domain event -> document_status_update {document} to the owner.
+ */
+import fs from 'node:fs/promises';
+import * as v from 'valibot';
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { AppContext, ServerModule } from '../context';
+import { ErrorText, ok } from '../../contract/envelope';
+import {
+  AVATAR_MAX_BYTES,
+  ChangePasswordSchema,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_MAX_FILES,
+  DOCUMENT_STATUS_UPDATE_EVENT,
+  DOCUMENT_TYPE_INFO,
+  DocumentFileParamsSchema,
+  DocumentParamsSchema,
+  DocumentStatusUpdateEventSchema,
+  DocumentUploadFieldsSchema,
+  EmptyBodySchema,
+  LoginTwoFactorSchema,
+  ProfileText,
+  TelegramUpdateSchema,
+  TwoFactorCodeSchema,
+  personalDataSchema,
+} from '../../contract/profile';
+import { requireAuth } from '../http/auth';
+import { HttpError, badRequest, unauthorized } from '../http/errors';
+import { parseBody, parseInput } from '../http/validate';
+import { authServiceOf } from '../domain/auth/service';
+import { constantTimeEqual, sha256Hex } from '../domain/auth/crypto';
+import { ProfileService, profileServiceOf } from '../domain/profile/service';
+import { getProfile, updatePersonalData } from '../domain/profile/personal';
+import { AVATAR_CONTENT_TYPE, readAvatar, saveAvatar } from '../domain/profile/avatar';
+import { changePassword } from '../domain/profile/password';
+import { deleteDocument, getDocument, listDocuments, readDocumentFile, uploadDocument } from '../domain/profile/documents';
+import { createLinkCode, handleTelegramUpdate, linkStatus, unlink } from '../domain/profile/telegram';
+import { startTelegramNotifier } from '../domain/profile/telegram-notify';
+import { pruneProfileData } from '../domain/profile/maintenance';
+import { avatarsDir, uploadsDir } from '../domain/profile/storage';
+import { IP_LIMITS } from './auth';
+import { userRoom } from './core';
+
+/** Per-IP limits of the profile's own routes (login/2fa shares the login's). */
+const PROFILE_LIMITS = {
+  codes: { max: 30, timeWindow: '15 minutes' },
+  uploads: { max: 30, timeWindow: '15 minutes' },
+  telegramLink: { max: 20, timeWindow: '15 minutes' },
+} as const;
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Per server (tests run several in one process). */
+const running = new WeakMap<AppContext, { timer: NodeJS.Timeout; stopNotifier: () => void }>();
+
+// ---- multipart --------------------------------------------------------------------------------
+
+interface FormFile {
+  field: string;
+  filename: string;
+  data: Buffer;
+}
+
+interface FormSpec {
+  fileFields: readonly string[];
+  textFields: readonly string[];
+  maxFiles: number;
+  maxFileBytes: number;
+  tooLarge: string;
+  tooMany: string;
+}
+
+/**
+ * Read a multipart form into memory within the spec's limits. Files are buffered (at most
+ * maxFiles x maxFileBytes) because each is decoded and re-encoded before anything is stored.
+ */
+async function readForm(req: FastifyRequest, spec: FormSpec): Promise<{ files: FormFile[]; fields: Record<string, string> }> {
+  if (!req.isMultipart()) throw badRequest(ProfileText.notMultipart);
+  const files: FormFile[] = [];
+  const fields: Record<string, string> = {};
+  const limits = {
+    fileSize: spec.maxFileBytes,
+    files: spec.maxFiles,
+    fields: spec.textFields.length + 2,
+    parts: spec.maxFiles + spec.textFields.length + 4,
+    fieldSize: 1024,
+    fieldNameSize: 64,
+    headerPairs: 50,
+  };
+  try {
+    for await (const part of req.parts({ limits })) {
+      const name = part.fieldname.slice(0, 64);
+      if (part.type === 'file') {
+        if (!spec.fileFields.includes(part.fieldname)) {
+          part.file.resume();
+          throw badRequest(`${ProfileText.unexpectedField}: ${name}`, [{ field: name, message: ProfileText.unexpectedField }]);
+        }
+        files.push({ field: part.fieldname, filename: part.filename ?? '', data: await part.toBuffer() });
+      } else {
+        if (!spec.textFields.includes(part.fieldname) || part.valueTruncated) {
+          throw badRequest(`${ProfileText.unexpectedField}: ${name}`, [{ field: name, message: ProfileText.unexpectedField }]);
+        }
+        if (fields[part.fieldname] !== undefined) throw badRequest(ProfileText.duplicateField, [{ field: name, message: ProfileText.duplicateField }]);
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, spec.tooLarge);
+    if (code === 'FST_FILES_LIMIT') throw badRequest(spec.tooMany);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') throw badRequest(ProfileText.unexpectedField);
+    throw err;
+  }
+  return { files, fields };
+}
+
+// ---- download headers -------------------------------------------------------------------------
+
+/** Headers of a user file served back: our own content type, never sniffed, never run as a page. */
+function fileHeaders(reply: FastifyReply, contentType: string, disposition: string, cache: string): FastifyReply {
+  return reply
+    .type(contentType)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', disposition)
+    .header('cache-control', cache)
+    .header('content-security-policy', "default-src 'none'; sandbox");
+}
+
+/** attachment; filename="ascii fallback"; filename*=UTF-8''exact (RFC 6266 / 5987). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^A-Za-z0-9._() -]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+const AvatarParamsSchema = v.object({ file: v.pipe(v.string(), v.maxLength(64)) });
+
+/** Body or query of DELETE /2fa/disable: whichever carries the code. */
+function disableInput(req: FastifyRequest): unknown {
+  const body = req.body;
+  if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0) return body;
+  return req.query ?? {};
+}
+
+export const profileModule: ServerModule = {
+  name: 'profile',
+
+  async init(ctx) {
+    const service = new ProfileService(ctx);
+    ctx.services.profile = service;
+    authServiceOf(ctx).setSecondFactorGate({ challenge: (userId) => service.twoFactor.challenge(userId) });
+    await fs.mkdir(avatarsDir(ctx.config.dataDir), { recursive: true, mode: 0o700 });
+    await fs.mkdir(uploadsDir(ctx.config.dataDir), { recursive: true, mode: 0o700 });
+  },
+
+  async routes(app, ctx) {
+    const svc = profileServiceOf(ctx);
+    const auth = authServiceOf(ctx);
+    const limit = (rule: { max: number; timeWindow: string }): RouteShorthandOptions =>
+      ctx.config.rateLimit ? { config: { rateLimit: { max: rule.max, timeWindow: rule.timeWindow } } } : {};
+    const bearer = { preHandler: requireAuth(ctx) };
+    const bearerLimited = (rule: { max: number; timeWindow: string }) => ({ ...limit(rule), preHandler: requireAuth(ctx) });
+    const personalSchema = personalDataSchema(ctx.now);
+
+    // Multipart only in this scope, with the strictest limits as defaults; each route narrows them.
+    await app.register(multipart, {
+      limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_MAX_FILES, fields: 4, parts: 12, fieldSize: 1024, headerPairs: 50 },
+      throwFileSizeLimit: true,
+    });
+
+    // ---- personal data --------------------------------------------------------------------
+
+    app.get('/api/v2/user/profile', bearer, async (req) => ok(await getProfile(svc.deps, req.auth!.userId)));
+
+    app.post('/api/v2/profile/personal-data', bearer, async (req) => {
+      const patch = parseBody(personalSchema, req.body);
+      return ok(await updatePersonalData(svc.deps, req.auth!.userId, patch));
+    });
+
+    // ---- avatar ---------------------------------------------------------------------------
+
+    app.post('/api/v2/profile/avatar', bearerLimited(PROFILE_LIMITS.uploads), async (req) => {
+      const { files } = await readForm(req, {
+        fileFields: ['avatar'],
+        textFields: [],
+        maxFiles: 1,
+        maxFileBytes: AVATAR_MAX_BYTES,
+        tooLarge: ProfileText.avatarTooLarge,
+        tooMany: ProfileText.oneImageOnly,
+      });
+      if (files.length !== 1) throw badRequest(ProfileText.avatarRequired);
+      return ok({ avatar_url: await saveAvatar(svc.deps, req.auth!.userId, files[0].data) });
+    });
+
+    app.get('/uploads/avatars/:file', async (req, reply) => {
+      const { file } = parseInput(AvatarParamsSchema, req.params);
+      const data = await readAvatar(ctx.config.dataDir, file);
+      if (!data) throw new HttpError(404, ErrorText.notFound);
+      // A random name never gets new content, so the browser may keep it for good.
+      return fileHeaders(reply, AVATAR_CONTENT_TYPE, 'inline; filename="avatar.webp"', 'public, max-age=31536000, immutable').send(data);
+    });
+
+    // ---- password -------------------------------------------------------------------------
+
+    app.post('/api/v2/user/change-password', bearerLimited(IP_LIMITS.sensitive), async (req) => {
+      const input = parseBody(ChangePasswordSchema, req.body);
+      await changePassword(svc.passwordDeps, req.auth!, input);
+      return ok({ message: ProfileText.passwordChanged });
+    });
+
+    // ---- two-factor -----------------------------------------------------------------------
+
+    app.post('/api/v2/user/2fa/enable', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
+      parseBody(EmptyBodySchema, req.body);
+      return ok(await svc.twoFactor.enable(req.auth!.userId));
+    });
+
+    app.post('/api/v2/user/2fa/verify', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
+      const { code } = parseBody(TwoFactorCodeSchema, req.body);
+      await svc.twoFactor.verify(req.auth!.userId, code);
+      return ok({ two_factor_enabled: true, message: ProfileText.twoFactorEnabled });
+    });
+
+    app.delete('/api/v2/user/2fa/disable', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
+      const { code } = parseInput(TwoFactorCodeSchema, disableInput(req));
+      await svc.twoFactor.disable(req.auth!.userId, code);
+      return ok({ two_factor_enabled: false, message: ProfileText.twoFactorDisabled });
+    });
+
+    // The second step of a login with two-factor on (the first answered {two_factor_required, challenge}).
+    app.post('/api/platform/auth/login/2fa', limit(IP_LIMITS.login), async (req) => {
+      const { challenge, code } = parseBody(LoginTwoFactorSchema, req.body);
+      const userId = await svc.twoFactor.completeLogin(challenge, code);
+      return ok(await auth.openSession(userId, 'user'));
+    });
+
+    // ---- documents ------------------------------------------------------------------------
+
+    app.get('/api/v2/documents/types', async () => ok({ types: DOCUMENT_TYPE_INFO }));
+
+    app.post('/api/v2/documents/upload', bearerLimited(PROFILE_LIMITS.uploads), async (req, reply) => {
+      const { files, fields } = await readForm(req, {
+        fileFields: ['files', 'files[]'],
+        textFields: ['type'],
+        maxFiles: DOCUMENT_MAX_FILES,
+        maxFileBytes: DOCUMENT_MAX_BYTES,
+        tooLarge: ProfileText.fileTooLarge,
+        tooMany: ProfileText.tooManyFiles,
+      });
+      const { type } = parseInput(DocumentUploadFieldsSchema, fields);
+      const document = await uploadDocument(
+        svc.deps,
+        req.auth!.userId,
+        type,
+        files.map((f) => ({ filename: f.filename, data: f.data })),
+      );
+      return reply.code(201).send(ok({ document }));
+    });
+
+    app.get('/api/v2/user/documents', bearer, async (req) => ok({ documents: await listDocuments(svc.deps, req.auth!.userId) }));
+
+    app.get('/api/v2/documents/:id/files/:fileId', bearer, async (req, reply) => {
+      const { id, fileId } = parseInput(DocumentFileParamsSchema, req.params);
+      const file = await readDocumentFile(svc.deps, req.auth!.userId, id, fileId);
+      return fileHeaders(reply, file.mime, attachment(file.name), 'private, no-store').send(file.data);
+    });
+
+    app.get('/api/v2/documents/:id', bearer, async (req) => {
+      const { id } = parseInput(DocumentParamsSchema, req.params);
+      const document = await getDocument(svc.deps, req.auth!.userId, id);
+      if (!document) throw new HttpError(404, ProfileText.documentNotFound);
+      return ok({ document });
+    });
+
+    app.delete('/api/v2/documents/:id', bearer, async (req) => {
+      const { id } = parseInput(DocumentParamsSchema, req.params);
+      await deleteDocument(svc.deps, req.auth!.userId, id);
+      return ok({ message: ProfileText.documentDeleted });
+    });
+
+    // ---- telegram -------------------------------------------------------------------------
+
+    app.post('/api/v2/telegram/link', bearerLimited(PROFILE_LIMITS.telegramLink), async (req) => {
+      parseBody(EmptyBodySchema, req.body);
+      return ok(await createLinkCode(svc.deps, svc.botName, req.auth!.userId));
+    });
+
+    app.get('/api/v2/telegram/link', bearer, async (req) => ok(await linkStatus(svc.deps, svc.botName, req.auth!.userId)));
+
+    app.post('/api/v2/telegram/unlink', bearer, async (req) => {
+      parseBody(EmptyBodySchema, req.body);
+      return ok(await unlink(svc.deps, svc.sender, svc.botName, req.auth!.userId));
+    });
+
+    // Telegram authenticates its webhook calls with the secret given to setWebhook; checked
+    // before the body is even parsed.
+    const expectedSecret = sha256Hex(ctx.secrets.telegramWebhookSecret);
+    app.post(
+      '/api/v2/telegram/webhook',
+      {
+        onRequest: async (req) => {
+          const given = req.headers['x-telegram-bot-api-secret-token'];
+          if (typeof given !== 'string' || !constantTimeEqual(sha256Hex(given), expectedSecret)) throw unauthorized();
+        },
+      },
+      async (req) => {
+        const update = parseBody(TelegramUpdateSchema, req.body);
+        const outcome = await handleTelegramUpdate(svc.deps, svc.sender, update);
+        return ok({ handled: outcome.kind });
+      },
+    );
+  },
+
+  socket(io, ctx) {
+    ctx.events.on('document.status', async (event) => {
+      if (event.userId === null) return;
+      const row = await ctx.db
+        .selectFrom('documents')
+        .select('rejection_reason')
+        .where('id', '=', event.payload.document_id)
+        .executeTakeFirst();
+      // The document may be gone (deleted right after); the event's status is still news.
+      const parsed = v.safeParse(DocumentStatusUpdateEventSchema, {
+        document: { id: event.payload.document_id, status: event.payload.status, rejection_reason: row?.rejection_reason ?? null },
+      });
+      if (!parsed.success) return ctx.log.warn({ event }, 'document.status event with an unknown status');
+      io.to(userRoom(event.userId)).emit(DOCUMENT_STATUS_UPDATE_EVENT, parsed.output);
+    });
+  },
+
+  start(ctx) {
+    const svc = profileServiceOf(ctx);
+    const stopNotifier = startTelegramNotifier({ db: ctx.db, events: ctx.events, sender: svc.sender, log: ctx.log });
+    const prune = () => pruneProfileData(ctx.db, ctx.now()).catch((err: unknown) => ctx.log.error({ err }, 'profile prune failed'));
+    void prune();
+    const timer = setInterval(prune, PRUNE_EVERY_MS);
+    timer.unref();
+    running.set(ctx, { timer, stopNotifier });
+  },
+
+  stop(ctx) {
+    const r = running.get(ctx);
+    if (!r) return;
+    clearInterval(r.timer);
+    r.stopNotifier();
+    running.delete(ctx);
+  },
+};
