@@ -1,0 +1,240 @@
+/**
+ * The trading pairs, their live prices and which pair and timeframe the trader is looking at
+ * (spec section 4, "Pair list"; section 7, init_pairs / pairs_rates / price_update / select_pair).
+ *
+ * Lifecycle: long-lived, spawned by the app with systemId 'pairs'. It owns the candles actor
+ * (`chart`, invoked for its whole life with systemId 'chart', so socket routes reach it) and is
+ * the only one that tells it which series to show.
+ *
+ * - The pair list (`pairs.pairsReceived`, from init_pairs on every socket connect) keeps only the
+ *   active pairs (active unless `is_active === false`). Prices (`pairs.ratesReceived` from
+ *   pairs_rates, `pairs.priceUpdated` from price_update) are kept by pair code in every state.
+ * - `loggedOut` until the app says a session started (`pairs.sessionStarted` with the user's
+ *   saved pair and timeframe). In `loggedIn` it waits for the list (`awaitingPairs`), then
+ *   `choosing` applies the default rule: a saved pair that is still active keeps its saved
+ *   timeframe when the pair offers it (else the pair's first); no saved pair, or one no longer
+ *   active, becomes the first active pair with its first timeframe. Whatever changed is saved
+ *   (the parent hears `settings.changed {currentPair, currentTimeframe}`, which the session
+ *   persists as front settings).
+ * - In `ready` the trader picks a pair (`pairs.pairSelected`) or a timeframe
+ *   (`pairs.timeframeSelected`); each choice is saved the same way. A new pair list re-runs the
+ *   rule (the current pair may have been switched off).
+ * - Every new selection subscribes: the parent hears `socket.emitRequested {event: 'select_pair',
+ *   payload: {pair_code, timeframe}}` (the socket machine adds the token, remembers it and
+ *   re-sends it on reconnect) and the chart hears `chart.seriesSelected`. The selection last
+ *   subscribed is remembered, so the init_pairs that follows each reconnect does not subscribe
+ *   twice.
+ * - `pairs.sessionEnded` (logout) forgets the selection and clears the chart.
+ */
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+import type { Pair, Rate } from '../../contract/market';
+import type { Timeframe } from '../../contract/user';
+import { TIMEFRAMES } from '../../contract/user';
+import type { SettingsPatch } from '../types';
+import { chartMachine, type ChartEvent } from '../chart/chart.machine';
+
+export interface PairSelection {
+  pairCode: string;
+  timeframe: Timeframe;
+}
+
+export interface PairsContext {
+  /** Active pairs only, in the server's order. */
+  pairs: Pair[];
+  /** Latest price by pair code. */
+  rates: Record<string, number>;
+  currentPair: string | null;
+  currentTimeframe: Timeframe | null;
+  /** The selection last sent to the socket and the chart. */
+  subscribed: PairSelection | null;
+}
+
+export type PairsEvent =
+  | { type: 'pairs.sessionStarted'; currentPair: string | null; currentTimeframe: string | null }
+  | { type: 'pairs.sessionEnded' }
+  | { type: 'pairs.pairsReceived'; pairs: Pair[] }
+  | { type: 'pairs.ratesReceived'; rates: Rate[] }
+  | { type: 'pairs.priceUpdated'; pairCode: string; price: number }
+  | { type: 'pairs.pairSelected'; pairCode: string }
+  | { type: 'pairs.timeframeSelected'; timeframe: Timeframe };
+
+export interface SelectPairPayload {
+  pair_code: string;
+  timeframe: Timeframe;
+}
+
+/** What the pairs actor tells its parent (the app routes both). */
+export type PairsParentEvent =
+  | { type: 'settings.changed'; patch: SettingsPatch }
+  | { type: 'socket.emitRequested'; event: 'select_pair'; payload: SelectPairPayload };
+
+/** A pair is active unless it is explicitly switched off (spec section 3). */
+export function isActivePair(pair: Pair): boolean {
+  return pair.is_active !== false;
+}
+
+export function activePairs(pairs: readonly Pair[]): Pair[] {
+  return pairs.filter(isActivePair);
+}
+
+function isTimeframe(value: string | null): value is Timeframe {
+  return value !== null && (TIMEFRAMES as readonly string[]).includes(value);
+}
+
+/**
+ * The default rule of spec section 4 as a pure function: the selection that should be current
+ * for these active pairs, given what is current now. Null only when there is no active pair.
+ */
+export function resolveSelection(pairs: readonly Pair[], currentPair: string | null, currentTimeframe: string | null): PairSelection | null {
+  const pair = pairs.find((p) => p.pair_code === currentPair) ?? pairs[0];
+  if (!pair) return null;
+  const keepTimeframe = pair.pair_code === currentPair && isTimeframe(currentTimeframe) && pair.timeframes.includes(currentTimeframe);
+  const timeframe = keepTimeframe ? currentTimeframe : (pair.timeframes[0] ?? TIMEFRAMES[0]);
+  return { pairCode: pair.pair_code, timeframe };
+}
+
+/** The current pair's full record, or null. */
+export function selectCurrentPair(context: PairsContext): Pair | null {
+  return context.pairs.find((p) => p.pair_code === context.currentPair) ?? null;
+}
+
+export const pairsMachine = setup({
+  types: {
+    context: {} as PairsContext,
+    events: {} as PairsEvent,
+  },
+  actors: {
+    chart: chartMachine,
+  },
+  guards: {
+    hasPairs: ({ context }) => context.pairs.length > 0,
+    isSelectionCurrent: ({ context }) => {
+      const resolved = resolveSelection(context.pairs, context.currentPair, context.currentTimeframe);
+      return resolved !== null && resolved.pairCode === context.currentPair && resolved.timeframe === context.currentTimeframe;
+    },
+    isOtherActivePair: ({ context, event }) => {
+      assertEvent(event, 'pairs.pairSelected');
+      return event.pairCode !== context.currentPair && context.pairs.some((p) => p.pair_code === event.pairCode);
+    },
+    isOtherOfferedTimeframe: ({ context, event }) => {
+      assertEvent(event, 'pairs.timeframeSelected');
+      const pair = selectCurrentPair(context);
+      return event.timeframe !== context.currentTimeframe && pair !== null && pair.timeframes.includes(event.timeframe);
+    },
+  },
+  actions: {
+    assignPairs: assign(({ event }) => {
+      assertEvent(event, 'pairs.pairsReceived');
+      return { pairs: activePairs(event.pairs) };
+    }),
+    assignRates: assign(({ context, event }) => {
+      assertEvent(event, 'pairs.ratesReceived');
+      const rates = { ...context.rates };
+      for (const rate of event.rates) rates[rate.pair_code] = rate.current_price;
+      return { rates };
+    }),
+    assignPrice: assign(({ context, event }) => {
+      assertEvent(event, 'pairs.priceUpdated');
+      return { rates: { ...context.rates, [event.pairCode]: event.price } };
+    }),
+    assignSavedSelection: assign(({ event }) => {
+      assertEvent(event, 'pairs.sessionStarted');
+      return { currentPair: event.currentPair, currentTimeframe: isTimeframe(event.currentTimeframe) ? event.currentTimeframe : null };
+    }),
+    applyDefaultSelection: assign(({ context }) => {
+      const resolved = resolveSelection(context.pairs, context.currentPair, context.currentTimeframe);
+      return resolved ? { currentPair: resolved.pairCode, currentTimeframe: resolved.timeframe } : {};
+    }),
+    assignPair: assign(({ context, event }) => {
+      assertEvent(event, 'pairs.pairSelected');
+      const resolved = resolveSelection(context.pairs, event.pairCode, context.currentTimeframe);
+      return resolved ? { currentPair: resolved.pairCode, currentTimeframe: resolved.timeframe } : {};
+    }),
+    assignTimeframe: assign(({ event }) => {
+      assertEvent(event, 'pairs.timeframeSelected');
+      return { currentTimeframe: event.timeframe };
+    }),
+    saveSelection: enqueueActions(({ context, enqueue }) => {
+      if (context.currentPair === null || context.currentTimeframe === null) return;
+      const saved: PairsParentEvent = { type: 'settings.changed', patch: { currentPair: context.currentPair, currentTimeframe: context.currentTimeframe } };
+      enqueue.sendParent(saved);
+    }),
+    subscribeSelection: enqueueActions(({ context, enqueue }) => {
+      const { currentPair, currentTimeframe, subscribed } = context;
+      if (currentPair === null || currentTimeframe === null) return;
+      // A repeated init_pairs (every reconnect) must not subscribe again: the socket machine
+      // re-sends the remembered select_pair by itself.
+      if (subscribed && subscribed.pairCode === currentPair && subscribed.timeframe === currentTimeframe) return;
+      const emit: PairsParentEvent = { type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: currentPair, timeframe: currentTimeframe } };
+      enqueue.sendParent(emit);
+      const show: ChartEvent = { type: 'chart.seriesSelected', pairCode: currentPair, timeframe: currentTimeframe };
+      enqueue.sendTo('chart', show);
+      enqueue.assign({ subscribed: { pairCode: currentPair, timeframe: currentTimeframe } });
+    }),
+    forgetSelection: assign({ currentPair: null, currentTimeframe: null, subscribed: null }),
+    clearChart: enqueueActions(({ enqueue }) => {
+      const cleared: ChartEvent = { type: 'chart.cleared' };
+      enqueue.sendTo('chart', cleared);
+    }),
+  },
+}).createMachine({
+  id: 'pairs',
+  context: {
+    pairs: [],
+    rates: {},
+    currentPair: null,
+    currentTimeframe: null,
+    subscribed: null,
+  },
+  invoke: {
+    id: 'chart',
+    src: 'chart',
+    systemId: 'chart',
+  },
+  initial: 'loggedOut',
+  on: {
+    'pairs.pairsReceived': { actions: 'assignPairs' },
+    'pairs.ratesReceived': { actions: 'assignRates' },
+    'pairs.priceUpdated': { actions: 'assignPrice' },
+  },
+  states: {
+    loggedOut: {
+      description: 'Prices may still arrive; nothing is selected or saved without a session.',
+      on: {
+        'pairs.sessionStarted': { target: 'loggedIn', actions: 'assignSavedSelection' },
+      },
+    },
+    loggedIn: {
+      initial: 'awaitingPairs',
+      on: {
+        'pairs.sessionEnded': { target: 'loggedOut', actions: ['forgetSelection', 'clearChart'] },
+      },
+      states: {
+        awaitingPairs: {
+          description: 'The saved selection is held until the pair list says whether it is still active.',
+          always: { guard: 'hasPairs', target: 'choosing' },
+          on: {
+            'pairs.pairsReceived': { target: 'choosing', actions: 'assignPairs' },
+          },
+        },
+        choosing: {
+          description: 'The default rule of spec section 4; a changed selection is saved.',
+          always: [
+            { guard: 'isSelectionCurrent', target: 'ready', actions: 'subscribeSelection' },
+            { guard: 'hasPairs', target: 'ready', actions: ['applyDefaultSelection', 'saveSelection', 'subscribeSelection'] },
+            { target: 'awaitingPairs', description: 'Every pair is switched off: wait for a list with an active one.' },
+          ],
+        },
+        ready: {
+          on: {
+            'pairs.pairSelected': { guard: 'isOtherActivePair', actions: ['assignPair', 'saveSelection', 'subscribeSelection'] },
+            'pairs.timeframeSelected': { guard: 'isOtherOfferedTimeframe', actions: ['assignTimeframe', 'saveSelection', 'subscribeSelection'] },
+            'pairs.pairsReceived': { target: 'choosing', description: 'The current pair may have been switched off.', actions: 'assignPairs' },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type PairsMachine = typeof pairsMachine;

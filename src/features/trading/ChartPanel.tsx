@@ -1,0 +1,161 @@
+/**
+ * The hero of the trading screen: the chart with, at its top left, the pair button (logo, name,
+ * payout) that opens the pair selector and the timeframe switch, and the live price. It shows
+ * a skeleton while candles load, the server's reason when the subscription was refused, dims
+ * everything while the feed reconnects, draws a dashed entry line for each open order on this
+ * pair, and gives screen readers a text alternative (last price and change).
+ */
+import { useMemo } from 'react';
+import { useSelector } from '@xstate/react';
+import type { Pair } from '../../../contract/market';
+import { TIMEFRAMES, TIMEFRAME_SECONDS, type Timeframe } from '../../../contract/user';
+import { chartSummary } from '../../../machines/chart/chart.machine';
+import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
+import { EmptyState, Icon, PriceText, SegmentedControl, Skeleton } from '../../components';
+import { useFormat, useT } from '../../i18n';
+import { useConnectionState, useModalControls } from '../../app/hooks';
+import { CandleChart, type EntryLine } from './CandleChart';
+import { useChartActor, useOrdersActor, usePairsActor } from './hooks';
+import { MODAL_IDS } from '../../app/modal-registry';
+import { logoSrc } from './pair-logo';
+
+export function PairButton({ pair, compact = false }: { pair: Pair | null; compact?: boolean }) {
+  const t = useT();
+  const format = useFormat();
+  const modals = useModalControls();
+  const payout = pair ? format.percent(pair.payout_rate) : '';
+  return (
+    <button
+      type="button"
+      className="pair-button"
+      aria-haspopup="dialog"
+      aria-label={pair ? t('trading.pair_button', { pair: pair.pair_human_code, payout }) : t('trading.choose_pair')}
+      onClick={() => modals.open(MODAL_IDS.pairSelector)}
+      data-compact={compact || undefined}
+    >
+      {pair ? (
+        <>
+          <img className="pair-logo" src={logoSrc(pair)} alt="" width={24} height={24} />
+          <span className="pair-button-name">{pair.pair_human_code}</span>
+          <span className="pair-button-payout tabular">{payout}</span>
+        </>
+      ) : (
+        <span className="pair-button-name">{t('trading.choose_pair')}</span>
+      )}
+      <Icon name="chevron" size={16} />
+    </button>
+  );
+}
+
+export function TimeframeSwitch({ pair, value }: { pair: Pair | null; value: Timeframe | null }) {
+  const t = useT();
+  const pairs = usePairsActor();
+  const offered = TIMEFRAMES.filter((tf) => !pair || pair.timeframes.includes(tf));
+  return (
+    <SegmentedControl<Timeframe>
+      className="timeframe-switch"
+      label={t('trading.timeframe')}
+      size="sm"
+      options={offered.map((tf) => ({ value: tf, label: t(`trading.timeframes.${tf}`) }))}
+      value={value ?? offered[0] ?? '1m'}
+      disabled={!pair}
+      onChange={(timeframe) => pairs.send({ type: 'pairs.timeframeSelected', timeframe })}
+    />
+  );
+}
+
+export function ChartPanel() {
+  const t = useT();
+  const format = useFormat();
+  const pairs = usePairsActor();
+  const chart = useChartActor();
+  const orders = useOrdersActor();
+  const connection = useConnectionState();
+
+  const pair = useSelector(pairs, (s) => selectCurrentPair(s.context));
+  const timeframe = useSelector(pairs, (s) => s.context.currentTimeframe);
+  const rate = useSelector(pairs, (s) => (s.context.currentPair ? s.context.rates[s.context.currentPair] : undefined));
+  const status = useSelector(chart, (s) => s.value);
+  const candles = useSelector(chart, (s) => s.context.candles);
+  const seriesKey = useSelector(chart, (s) => `${s.context.pairCode ?? ''}:${s.context.timeframe ?? ''}`);
+  const error = useSelector(chart, (s) => s.context.error);
+  const open = useSelector(orders, (s) => s.context.open);
+
+  const stale = status === 'stale' || connection === 'reconnecting' || connection === 'offline';
+  const precision = pair?.precision ?? 5;
+  const summary = chartSummary(candles);
+  const lastPrice = rate ?? summary?.last;
+
+  const lines = useMemo<EntryLine[]>(
+    () =>
+      open
+        .filter((o) => o.pair_code === pair?.pair_code)
+        .map((o) => ({
+          id: o.order_id,
+          price: o.open_price,
+          direction: o.direction,
+          title: `${o.direction === 'up' ? '↑' : '↓'} ${format.money(o.amount, o.currency)}`,
+        })),
+    [open, pair?.pair_code, format],
+  );
+
+  const description =
+    pair && summary
+      ? t('trading.chart_summary', {
+          pair: pair.pair_human_code,
+          timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
+          price: format.price(lastPrice ?? summary.last, precision),
+          change: `${summary.change >= 0 ? '+' : '−'}${format.price(Math.abs(summary.change), precision)}`,
+          percent: format.percent(summary.changeRatio, 2),
+        })
+      : t('trading.chart_loading');
+
+  return (
+    <section className="chart-panel" aria-labelledby="chart-panel-title" data-state={String(status)} data-stale={stale || undefined}>
+      <h2 id="chart-panel-title" className="visually-hidden">
+        {t('trading.chart_title')}
+      </h2>
+      <div className="chart-toolbar">
+        <PairButton pair={pair} />
+        <TimeframeSwitch pair={pair} value={timeframe} />
+        <div className="chart-price" aria-hidden={lastPrice === undefined || undefined}>
+          {lastPrice !== undefined ? <PriceText value={lastPrice} precision={precision} stale={stale} showDirection /> : <Skeleton width={88} height={20} />}
+          {summary ? (
+            <span className={`chart-change tabular ${summary.change > 0 ? 'text-gain' : summary.change < 0 ? 'text-loss' : 'text-neutral'}`}>
+              {summary.change > 0 ? '▲' : summary.change < 0 ? '▼' : '•'} {format.percent(summary.changeRatio, 2)}
+            </span>
+          ) : null}
+        </div>
+      </div>
+      <p className="visually-hidden" data-testid="chart-text">
+        {description}
+      </p>
+      <div className="chart-body">
+        <CandleChart
+          className="chart-canvas"
+          seriesKey={seriesKey}
+          candles={candles}
+          precision={precision}
+          lines={lines}
+          seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
+        />
+        {status === 'loading' || status === 'idle' ? (
+          <div className="chart-overlay chart-skeleton" aria-hidden="true">
+            <Skeleton width="100%" height="100%" />
+          </div>
+        ) : null}
+        {status === 'failed' ? (
+          <div className="chart-overlay">
+            <EmptyState icon="warning" title={t('trading.chart_failed')} hint={error ?? t('trading.chart_failed_hint')} compact />
+          </div>
+        ) : null}
+        {stale && status !== 'failed' ? (
+          <p className="chart-stale-note" role="status">
+            <span className="chart-stale-dot" aria-hidden="true" />
+            {t('trading.chart_stale')}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * One order in the orders panel: a summary row (direction, pair, account, stake, and either a
+ * countdown with a progress bar and the live estimate, or the result and profit/loss) that
+ * expands to every field of the spec's Order, with a Close button while it is open.
+ * Gains are green with an up arrow and "+", losses red with a down arrow and "-", zero grey:
+ * never colour alone.
+ */
+import { useId } from 'react';
+import { findCurrency } from '../../../contract/currencies';
+import type { Order } from '../../../contract/orders';
+import { liveEstimate } from '../../../machines/orders/orders.machine';
+import { DateTime, Icon, IconButton, Money, PriceText } from '../../components';
+import { useFormat, useT } from '../../i18n';
+
+export interface OrderCardProps {
+  order: Order;
+  /** The latest price of the order's pair, if the feed has one. */
+  price: number | undefined;
+  now: number;
+  expanded: boolean;
+  onToggle: () => void;
+  onClose: (orderId: number) => void;
+  stale: boolean;
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="order-field">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+export function OrderCard({ order, price, now, expanded, onToggle, onClose, stale }: OrderCardProps) {
+  const t = useT();
+  const format = useFormat();
+  const detailsId = useId();
+  const isOpen = order.status === 'open';
+  const currentPrice = isOpen ? (price ?? order.current_price) : order.close_price;
+  const rate = findCurrency(order.currency)?.rate ?? 1;
+  const estimate = isOpen && currentPrice !== null ? liveEstimate(order, currentPrice, rate) : null;
+  const remaining = Math.max(0, order.expires_at_ms - now);
+  const span = Math.max(1, order.expires_at_ms - order.created_at_ms);
+  const elapsed = Math.min(100, Math.max(0, Math.round(((now - order.created_at_ms) / span) * 100)));
+  const settling = isOpen && remaining === 0;
+  const direction = order.direction === 'up' ? t('trading.up') : t('trading.down');
+  const account = order.trading_account === 'DemoAccount' ? t('orders.account_demo') : t('orders.account_real');
+  const result = order.result ? t(`orders.result.${order.result}`) : t('orders.status_open');
+  const stake = format.money(order.amount, order.currency);
+  const summary = isOpen
+    ? t('orders.card_open', { pair: order.pair_human_code, direction, amount: stake, time: format.countdown(remaining) })
+    : t('orders.card_closed', { pair: order.pair_human_code, direction, amount: stake, result });
+
+  return (
+    <li className="order-card" data-status={order.status} data-result={order.result ?? undefined} data-order-id={order.order_id}>
+      <div className="order-row">
+      <button type="button" className="order-summary" aria-expanded={expanded} aria-controls={detailsId} aria-label={summary} onClick={onToggle}>
+        <span className={`order-direction order-direction-${order.direction}`} aria-hidden="true">
+          <Icon name={order.direction} size={16} />
+        </span>
+        <span className="order-main">
+          <span className="order-pair">{order.pair_human_code}</span>
+          <span className="order-meta">
+            <span className={`order-account order-account-${order.trading_account === 'DemoAccount' ? 'demo' : 'real'}`}>{account}</span>
+            <Money amount={order.amount} currency={order.currency} />
+          </span>
+        </span>
+        <span className="order-side">
+          {isOpen ? (
+            <>
+              <span className="order-countdown tabular">{settling ? t('orders.settling') : format.countdown(remaining)}</span>
+              {estimate !== null ? <Money amount={estimate} currency={order.currency} signed tone="auto" className="order-estimate" /> : null}
+            </>
+          ) : (
+            <>
+              <span className={`order-result order-result-${order.result ?? 'open'}`}>{result}</span>
+              {order.profit_loss !== null ? <Money amount={order.profit_loss} currency={order.currency} signed tone="auto" /> : null}
+            </>
+          )}
+        </span>
+        <Icon name="chevron" size={16} direction={expanded ? 'up' : 'down'} className="order-chevron" />
+      </button>
+      {isOpen && !settling ? (
+        <IconButton icon="close" size="sm" className="order-close" label={t('orders.close_order', { pair: order.pair_human_code, id: order.order_id })} onClick={() => onClose(order.order_id)} />
+      ) : null}
+      </div>
+      {isOpen ? (
+        <div
+          className="order-progress"
+          role="progressbar"
+          aria-label={t('orders.progress', { pair: order.pair_human_code })}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={elapsed}
+          aria-valuetext={settling ? t('orders.settling') : t('orders.time_left', { time: format.countdown(remaining) })}
+        >
+          <span className="order-progress-bar" style={{ width: `${elapsed}%` }} />
+        </div>
+      ) : null}
+      <div id={detailsId} className="order-details" hidden={!expanded}>
+        {expanded ? (
+            <dl className="order-fields">
+              <Field label={t('orders.fields.order_id')}>
+                <span className="tabular">#{order.order_id}</span>
+              </Field>
+              <Field label={t('orders.fields.direction')}>
+                <span className={order.direction === 'up' ? 'text-gain' : 'text-loss'}>
+                  {order.direction === 'up' ? '↑' : '↓'} {direction}
+                </span>
+              </Field>
+              <Field label={t('orders.fields.account')}>{account}</Field>
+              <Field label={t('orders.fields.status')}>{result}</Field>
+              <Field label={t('orders.fields.amount')}>
+                <Money amount={order.amount_in_user_currency} currency={order.currency} />
+              </Field>
+              <Field label={t('orders.fields.currency_amount')}>
+                <span className="tabular">{format.number(order.currency_amount, 6)}</span>
+              </Field>
+              <Field label={t('orders.fields.open_price')}>
+                <PriceText value={order.open_price} precision={order.price_precision} />
+              </Field>
+              <Field label={isOpen ? t('orders.fields.current_price') : t('orders.fields.close_price')}>
+                {currentPrice !== null ? <PriceText value={currentPrice} precision={order.price_precision} stale={isOpen && stale} /> : '—'}
+              </Field>
+              <Field label={t('orders.fields.created')}>
+                <DateTime value={order.created_at_ms} withSeconds />
+              </Field>
+              <Field label={isOpen ? t('orders.fields.expires') : t('orders.fields.closed')}>
+                <DateTime value={isOpen ? order.expires_at_ms : (order.close_time ?? order.expires_at)} withSeconds />
+              </Field>
+              <Field label={t('orders.fields.payout_rate')}>
+                <span className="tabular">{format.percent(order.payout_rate)}</span>
+              </Field>
+              <Field label={t('orders.fields.potential_return')}>
+                <Money amount={order.potential_return} currency={order.currency} />
+              </Field>
+              {isOpen ? (
+                <Field label={t('orders.fields.live_estimate')}>
+                  {estimate !== null ? <Money amount={estimate} currency={order.currency} signed tone="auto" /> : '—'}
+                </Field>
+              ) : (
+                <>
+                  <Field label={t('orders.fields.payout')}>
+                    <Money amount={order.payout ?? 0} currency={order.currency} />
+                  </Field>
+                  <Field label={t('orders.fields.profit_loss')}>
+                    <Money amount={order.profit_loss ?? 0} currency={order.currency} signed tone="auto" />
+                  </Field>
+                </>
+              )}
+            </dl>
+        ) : null}
+      </div>
+    </li>
+  );
+}

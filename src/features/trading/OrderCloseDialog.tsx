@@ -1,0 +1,118 @@
+/**
+ * The confirmation before closing an order early, fed by the orderClose flow actor: the order,
+ * the server's quote ("You receive ..."), refreshed every few seconds, and Confirm. It waits
+ * visibly for a quote, keeps the dialog open with the server's reason when a close is refused,
+ * and closes itself (ending the flow) once the order is closed. Built on Modal rather than
+ * ConfirmDialog because Confirm must stay disabled until there is a quote to confirm.
+ */
+import { useEffect } from 'react';
+import { useSelector } from '@xstate/react';
+import { minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
+import { Button, InfoChip, Modal, Money, Spinner } from '../../components';
+import { useFormat, useT } from '../../i18n';
+import { useAppActor } from '../../app/runtime';
+import type { ActorRefFrom } from 'xstate';
+
+export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMachine> }) {
+  const t = useT();
+  const format = useFormat();
+  const app = useAppActor();
+  const state = useSelector(actor, (s) => s.value);
+  const order = useSelector(actor, (s) => s.context.order);
+  const quote = useSelector(actor, (s) => s.context.quote);
+  const quoteError = useSelector(actor, (s) => s.context.quoteError);
+  const closeError = useSelector(actor, (s) => s.context.closeError);
+  const end = () => app.send({ type: 'flow.orderCloseEnded' });
+
+  // Closed: the toast tells the result, the dialog goes.
+  useEffect(() => {
+    if (state === 'closed') app.send({ type: 'flow.orderCloseEnded' });
+  }, [state, app]);
+
+  const closing = state === 'closing';
+  const waiting = state === 'loadingQuote' && quote === null;
+  const canConfirm = quote !== null && (state === 'quoted' || state === 'failed' || state === 'loadingQuote');
+
+  let quoteView;
+  if (state === 'alreadyClosed') {
+    quoteView = <InfoChip kind="info">{t('orders.already_closed')}</InfoChip>;
+  } else if (state === 'quoteFailed') {
+    quoteView = (
+      <div className="stack stack-sm">
+        <InfoChip kind="error" live>
+          {quoteError?.message ?? t(quoteError?.key ?? 'orders.failed_to_load_details')}
+        </InfoChip>
+        <Button variant="secondary" size="sm" icon="refresh" onClick={() => actor.send({ type: 'orderClose.retryRequested' })}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
+  } else if (state === 'unavailable') {
+    quoteView = (
+      <p className="close-quote-waiting" role="status">
+        <Spinner decorative size={16} /> {t('orders.quote_unavailable')}
+      </p>
+    );
+  } else if (waiting) {
+    quoteView = (
+      <p className="close-quote-waiting" role="status">
+        <Spinner decorative size={16} /> {t('orders.quote_loading')}
+      </p>
+    );
+  } else if (quote) {
+    quoteView = (
+      <div className="close-quote" aria-live="polite">
+        <span className="close-quote-label">{t('orders.close_quote')}</span>
+        <Money amount={quote.amount} currency={quote.currency} className="close-quote-amount" />
+        <span className="close-quote-minimum">{t('orders.close_minimum', { amount: format.money(minimumAccepted(quote), quote.currency) })}</span>
+        <span className="close-quote-note">{t('orders.close_quote_note')}</span>
+      </div>
+    );
+  }
+
+  const description = order
+    ? t('orders.close_message', {
+        pair: order.pair_human_code,
+        direction: order.direction === 'up' ? t('trading.up') : t('trading.down'),
+        amount: format.money(order.amount, order.currency),
+      })
+    : undefined;
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => (open ? undefined : end())}
+      title={t('orders.close_title')}
+      description={description}
+      size="sm"
+      dismissible={!closing}
+      footer={
+        <>
+          <Button variant="secondary" onClick={end} disabled={closing}>
+            {state === 'alreadyClosed' ? t('common.close') : t('common.cancel')}
+          </Button>
+          {state !== 'alreadyClosed' ? (
+            <Button
+              variant="primary"
+              loading={closing}
+              loadingLabel={t('orders.closing')}
+              disabled={!canConfirm}
+              onClick={() => actor.send({ type: 'orderClose.confirmed' })}
+            >
+              {quote ? t('orders.close_confirm', { amount: format.money(quote.amount, quote.currency) }) : t('orders.close')}
+            </Button>
+          ) : null}
+        </>
+      }
+    >
+      <div className="stack stack-sm">
+        {quoteView}
+        {closeError ? (
+          <InfoChip kind="error" live>
+            {closeError.message ?? t(closeError.key)}
+          </InfoChip>
+        ) : null}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * The real implementations of what the trading machines name: the REST calls through
+ * trading-api.ts and the watcher that tells the chart when the live socket drops.
+ * tradingImplementations() returns the pairs (with its chart), orderPlacement, orders and
+ * orderClose machines provided with them, ready to be spread into createImplementations().
+ *
+ * Failures reach the machines as an Error whose message is the server's text, or empty when
+ * the server gave none, so the machines fall back to their own (translated) locale key.
+ */
+import { fromCallback, fromPromise, type AnyActorRef } from 'xstate';
+import type { Order, OrderDetails, OrderListResponse } from '../../contract/orders';
+import { chartMachine, type ChartEvent } from '../../machines/chart/chart.machine';
+import { pairsMachine } from '../../machines/pairs/pairs.machine';
+import { orderPlacementMachine, type CreateOrderInput } from '../../machines/order-placement/order-placement.machine';
+import { ordersMachine, type FetchOrdersInput } from '../../machines/orders/orders.machine';
+import { orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from '../../machines/order-close/order-close.machine';
+import { ApiError, type HttpClient } from './http';
+import { createTradingApi, type TradingApi } from './trading-api';
+
+export interface TradingDeps {
+  http?: HttpClient;
+  /** For tests: another API object. */
+  tradingApi?: TradingApi;
+  /** For tests: the pause before a retry (ms). */
+  retryDelayMs?: number;
+}
+
+/** 24 random hex characters: a client_request_id ("8-64 of A-Za-z0-9_-"). */
+export function newClientRequestId(): string {
+  const bytes = new Uint8Array(12);
+  globalThis.crypto.getRandomValues(bytes);
+  return 'web-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** No answer at all, or a gateway failure: the request may be sent again unchanged. */
+function isRetryable(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 0 || error.status >= 502);
+}
+
+/**
+ * Runs an idempotent request, once more after a pause if it got no answer. Both the order
+ * (same client_request_id) and the early close (the server answers a repeat with the same
+ * order) are safe to repeat.
+ */
+export async function withOneRetry<T>(request: () => Promise<T>, delayMs: number): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (!isRetryable(error)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return request();
+  }
+}
+
+/** The failure as the machines read it: the server's text, or nothing (they use a locale key). */
+export function serverTextOnly(error: unknown): Error {
+  if (error instanceof ApiError) return new Error(error.serverMessage ?? '');
+  return new Error('');
+}
+
+async function rethrowing<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw serverTextOnly(error);
+  }
+}
+
+function hasTag(actor: AnyActorRef, tag: string): boolean {
+  const snapshot: unknown = actor.getSnapshot();
+  const check: unknown = typeof snapshot === 'object' && snapshot !== null ? Reflect.get(snapshot, 'hasTag') : undefined;
+  return typeof check === 'function' && Boolean(check.call(snapshot, tag));
+}
+
+/** Tells the chart when the socket stops being live (it is live again when fresh candles come). */
+export const watchConnection = fromCallback<ChartEvent>(({ system, sendBack }) => {
+  const socket: AnyActorRef | undefined = system.get('socket');
+  if (!socket) return () => {};
+  let wasLive = hasTag(socket, 'live');
+  const subscription = socket.subscribe(() => {
+    const live = hasTag(socket, 'live');
+    if (wasLive && !live) sendBack({ type: 'chart.connectionLost' });
+    wasLive = live;
+  });
+  return () => subscription.unsubscribe();
+});
+
+export function tradingImplementations(deps: TradingDeps) {
+  const api = deps.tradingApi ?? (deps.http ? createTradingApi(deps.http) : null);
+  if (!api) throw new Error('tradingImplementations: give the HTTP client (ServiceDeps.http) the trading API is built on');
+  const retryDelay = deps.retryDelayMs ?? 500;
+  return {
+    pairs: pairsMachine.provide({
+      actors: { chart: chartMachine.provide({ actors: { watchConnection } }) },
+    }),
+    orderPlacement: orderPlacementMachine.provide({
+      actors: {
+        // One id per invocation, i.e. per click; a retry of this click reuses it.
+        createOrder: fromPromise<Order, CreateOrderInput>(({ input }) => {
+          const clientRequestId = newClientRequestId();
+          return rethrowing(() => withOneRetry(() => api.createOrder({ ...input, client_request_id: clientRequestId }), retryDelay));
+        }),
+      },
+    }),
+    orders: ordersMachine.provide({
+      actors: {
+        fetchOrders: fromPromise<OrderListResponse, FetchOrdersInput>(({ input }) => rethrowing(() => api.listOrders(input))),
+      },
+    }),
+    orderClose: orderCloseMachine.provide({
+      actors: {
+        fetchOrder: fromPromise<OrderDetails, FetchOrderInput>(({ input }) => rethrowing(() => api.getOrder(input.orderId))),
+        closeOrder: fromPromise<Order, CloseOrderRequest>(({ input }) =>
+          rethrowing(() => withOneRetry(() => api.closeOrder(input.orderId, { currency: input.currency, expected_min: input.expectedMin }), retryDelay)),
+        ),
+      },
+    }),
+  };
+}

@@ -1,0 +1,311 @@
+/**
+ * The trading views on the real machines (side effects stubbed): the pair selector (search,
+ * categories, empty state, keyboard, choosing), the bet panel (potential return before the
+ * click, steps and presets, refused bets, placing with a spinner), the orders panel (empty,
+ * countdown and live estimate, failure with Retry, pagination) and the close confirmation.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Order, OrderDetails, OrderListResponse } from '../../contract/orders';
+import { filterPairs, PairSelectorModal } from '../../src/features/trading/PairSelectorModal';
+import { BetPanel } from '../../src/features/trading/BetPanel';
+import { OrdersPanel } from '../../src/features/trading/OrdersPanel';
+import { OrderCloseDialog } from '../../src/features/trading/OrderCloseDialog';
+import { amountPresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from '../../src/features/trading/bet-steps';
+import { AAPL, BTCUSD, EURUSD, makeOrder, makePair, quote, settled, details } from '../machines/trading-fixtures';
+import { emptyPage, startTradingApp } from './trading-harness';
+
+const XAUUSD = makePair('XAUUSD', { category: 'commodities', pair_human_code: 'Gold', precision: 2 });
+const PAIRS = [EURUSD, BTCUSD, AAPL, XAUUSD];
+const RATES = { EURUSD: 1.16012, BTCUSD: 64000.5, AAPL: 190.12, XAUUSD: 2350.4 };
+
+function page(orders: Order[], total = orders.length, offset = 0): OrderListResponse {
+  return { orders, pagination: { total_count: total, limit: 10, offset, has_more: offset + orders.length < total, next_offset: null } };
+}
+
+describe('bet panel helpers', () => {
+  it('steps the amount on a 1-2-5 free grid within the currency limits', () => {
+    expect(stepAmount('10', 'USD', 1)).toBe('20');
+    expect(stepAmount('10', 'USD', -1)).toBe('9');
+    expect(stepAmount('25', 'USD', 1)).toBe('30');
+    expect(stepAmount('1', 'USD', -1)).toBe('1');
+    expect(stepAmount('5000', 'USD', 1)).toBe('5000');
+    expect(stepAmount('abc', 'USD', 1)).toBe('2');
+    expect(stepAmount('12.34', 'USD', 1)).toBe('20');
+  });
+
+  it('offers presets scaled to the currency', () => {
+    expect(amountPresets('USD')).toEqual(['10', '25', '50', '100']);
+    expect(amountPresets('JPY')).toEqual(['1000', '2500', '5000', '10000']);
+    expect(amountPresets('BTC')).toEqual(['0.0001', '0.00025', '0.0005', '0.001']);
+  });
+
+  it('steps and converts the bet time', () => {
+    expect(stepExpiry(5, 'seconds', -1)).toBe(5);
+    expect(stepExpiry(5, 'seconds', 1)).toBe(10);
+    expect(stepExpiry(60, 'seconds', 1)).toBe(75);
+    expect(stepExpiry(60, 'seconds', -1)).toBe(55);
+    expect(stepExpiry(1, 'minutes', -1)).toBe(1);
+    expect(stepExpiry(15, 'minutes', 1)).toBe(20);
+    expect(stepExpiry(240, 'minutes', 1)).toBe(240);
+    expect(convertExpiry(90, 'seconds', 'minutes')).toBe(2);
+    expect(convertExpiry(20, 'seconds', 'minutes')).toBe(1);
+    expect(convertExpiry(2, 'minutes', 'seconds')).toBe(120);
+  });
+
+  it('computes the return of a win like the server: toward zero in minor units', () => {
+    expect(potentialReturn('10.01', 'USD', 0.92)).toEqual({ payout: 19.21, profit: 9.2 });
+    expect(potentialReturn('', 'USD', 0.92)).toBeNull();
+    expect(potentialReturn('0', 'USD', 0.92)).toBeNull();
+  });
+
+  it('filters pairs by a case-insensitive substring of either code and by category', () => {
+    expect(filterPairs(PAIRS, 'usd', 'all').map((p) => p.pair_code)).toEqual(['EURUSD', 'BTCUSD', 'XAUUSD']);
+    expect(filterPairs(PAIRS, 'eur/', 'all').map((p) => p.pair_code)).toEqual(['EURUSD']);
+    expect(filterPairs(PAIRS, 'GOLD', 'all').map((p) => p.pair_code)).toEqual(['XAUUSD']);
+    expect(filterPairs(PAIRS, 'usd', 'crypto').map((p) => p.pair_code)).toEqual(['BTCUSD']);
+    expect(filterPairs(PAIRS, '', 'stocks').map((p) => p.pair_code)).toEqual(['AAPL']);
+  });
+});
+
+describe('pair selector', () => {
+  it('searches, switches categories, says when nothing matches, and chooses a pair', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp();
+    app.feedPairs(PAIRS, RATES);
+    const onClose = vi.fn();
+    app.render(<PairSelectorModal data={null} onClose={onClose} />);
+
+    const dialog = screen.getByRole('dialog', { name: 'Choose a pair' });
+    const tabs = within(dialog).getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['All', 'Forex', 'Crypto', 'Stocks', 'Commodities']);
+    expect(tabs[0].getAttribute('aria-selected')).toBe('true');
+    expect(within(dialog).getAllByRole('button', { name: /payout/ })).toHaveLength(4);
+    expect(within(dialog).getByRole('button', { name: 'EUR/USD, Forex, payout 92%' }).getAttribute('aria-current')).toBe('true');
+    expect(within(dialog).getByText('64,000.50')).toBeTruthy();
+
+    const search = within(dialog).getByRole('searchbox', { name: 'Search pairs' });
+    expect(document.activeElement).toBe(search);
+    await user.type(search, 'zzz');
+    expect(within(dialog).getByRole('heading', { name: 'No pairs found' })).toBeTruthy();
+    expect(within(dialog).getByText('Try a different search or another category.')).toBeTruthy();
+
+    await user.clear(search);
+    await user.type(search, 'usd');
+    await user.click(within(dialog).getByRole('tab', { name: 'Crypto' }));
+    expect(within(dialog).getAllByRole('button', { name: /payout/ }).map((b) => b.getAttribute('aria-label'))).toEqual(['BTC/USD, Crypto, payout 80%']);
+
+    await user.click(within(dialog).getByRole('tab', { name: 'All' }));
+    search.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('EUR/USD, Forex, payout 92%');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(onClose).toHaveBeenCalledOnce();
+    expect(app.child('pairs').getSnapshot().context).toMatchObject({ currentPair: 'BTCUSD', currentTimeframe: '1m' });
+    expect(app.emitted).toContainEqual({ type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: 'BTCUSD', timeframe: '1m', token: 'tok' } });
+  });
+
+  it('is fully translated', () => {
+    const app = startTradingApp();
+    app.feedPairs(PAIRS, RATES);
+    app.render(<PairSelectorModal data={null} onClose={() => {}} />, 'ru');
+    const dialog = screen.getByRole('dialog', { name: 'Выбор пары' });
+    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Все', 'Форекс', 'Крипто', 'Акции', 'Сырьё']);
+    expect(dialog.textContent).not.toMatch(/trading\.[a-z_]+/);
+  });
+});
+
+describe('bet panel', () => {
+  it('shows the payout, the return and the profit before the click, and steps the amount', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp();
+    app.feedPairs(PAIRS, RATES);
+    app.render(<BetPanel />);
+    const summary = screen.getByText('Payout').closest('dl')!;
+    expect(summary.textContent).toContain('92%');
+    expect(summary.textContent).toContain('$19.20');
+    expect(summary.textContent).toContain('+$9.20');
+    expect(screen.getByText('Demo account')).toBeTruthy();
+    expect(screen.getByText('$10,000.00')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Increase amount' }));
+    expect((screen.getByLabelText('Amount, USD') as HTMLInputElement).value).toBe('20');
+    await user.click(screen.getByRole('button', { name: '$50' }));
+    expect((screen.getByLabelText('Amount, USD') as HTMLInputElement).value).toBe('50');
+    expect(screen.getByRole('button', { name: '$50' }).getAttribute('aria-pressed')).toBe('true');
+    expect(summary.textContent).toContain('$96.00');
+
+    await user.click(screen.getByRole('radio', { name: 'Seconds' }));
+    expect((screen.getByLabelText('Bet time') as HTMLInputElement).value).toBe('60');
+    await user.click(screen.getByRole('button', { name: 'Shorter bet time' }));
+    expect((screen.getByLabelText('Bet time') as HTMLInputElement).value).toBe('55');
+  });
+
+  it('refuses a bad amount at the field without a request', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp();
+    app.feedPairs(PAIRS, RATES);
+    app.render(<BetPanel />);
+    const amount = screen.getByLabelText('Amount, USD');
+    await user.clear(amount);
+    await user.type(amount, '10.005');
+    await user.tab();
+    expect(screen.getByText('USD amounts can have at most 2 decimals')).toBeTruthy();
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+
+    await user.clear(amount);
+    await user.type(amount, '6000');
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    expect(screen.getByText('Maximum bet is 5000.00 USD')).toBeTruthy();
+    await user.clear(amount);
+    await user.type(amount, '10001');
+    await user.click(screen.getByRole('button', { name: 'Down' }));
+    expect(screen.getAllByText('Maximum bet is 5000.00 USD').length).toBeGreaterThan(0);
+    expect(app.calls.createOrder).toEqual([]);
+  });
+
+  it('places the order on the demo account with a spinner in the pressed button and toasts it', async () => {
+    const user = userEvent.setup();
+    let resolve!: (order: Order) => void;
+    const app = startTradingApp({ createOrder: () => new Promise((r) => (resolve = r)) });
+    app.feedPairs(PAIRS, RATES);
+    app.render(<BetPanel />);
+    await user.click(screen.getByRole('radio', { name: 'Seconds' }));
+    const time = screen.getByLabelText('Bet time');
+    await user.clear(time);
+    await user.type(time, '5');
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    expect(app.calls.createOrder).toEqual([{ pair_code: 'EURUSD', direction: 'up', amount: 10, currency: 'USD', trading_account: 'DemoAccount', expiry: 5 }]);
+    const busy = screen.getByRole('button', { name: 'Placing…' });
+    expect(busy.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Down' }).hasAttribute('disabled')).toBe(true);
+    await act(async () => resolve(makeOrder({ order_id: 77, amount: 10 })));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Up' }).hasAttribute('disabled')).toBe(false));
+    const toasts = app.child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string }) => t.messageKey);
+    expect(toasts).toContain('trading.order_opened_up');
+  });
+
+  it('asks to pick a pair when there is none', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp();
+    app.render(<BetPanel />);
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    expect(screen.getByRole('alert').textContent).toBe('No pair selected');
+  });
+});
+
+describe('orders panel', () => {
+  it('says what to do when there are no open orders', async () => {
+    const app = startTradingApp();
+    app.render(<OrdersPanel headingId="orders-title" />);
+    expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeTruthy();
+    expect(screen.getByText(/Place your first trade/)).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
+  });
+
+  it('shows open orders with a countdown, a progress bar and the live estimate, and closed ones with their result', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+      vi.setSystemTime(now);
+      const up = makeOrder({ order_id: 1, amount: 100, open_price: 1.16, currency_amount: 100 / 1.16, created_at_ms: now - 20_000, expires_at_ms: now + 40_000 });
+      const down = makeOrder({ order_id: 2, direction: 'down', amount: 100, open_price: 1.16, currency_amount: 100 / 1.16, created_at_ms: now - 30_000, expires_at_ms: now + 30_000 });
+      const won = settled(makeOrder({ order_id: 3, amount: 10 }), 'won', 19.2);
+      const app = startTradingApp({ listOrders: (q) => Promise.resolve(q.status === 'open' ? page([up, down]) : page([won], 25)) });
+      app.feedPairs(PAIRS, { EURUSD: 1.17 });
+      app.render(<OrdersPanel headingId="orders-title" />);
+
+      const list = await screen.findByRole('list');
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(2);
+      const first = within(cards[0]).getByRole('button', { name: /EUR\/USD Up/ });
+      expect(first.textContent).toContain('0:40');
+      expect(cards[0].querySelector('[data-tone="gain"]')?.textContent).toContain('+$0.86');
+      expect(cards[1].querySelector('[data-tone="loss"]')?.textContent).toContain('-$0.86');
+      expect(within(cards[0]).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('33');
+      expect(screen.getByRole('tab', { name: /Active/ }).textContent).toContain('2');
+
+      fireEvent.click(first);
+      expect(first.getAttribute('aria-expanded')).toBe('true');
+      expect(within(cards[0]).getByText('Open price')).toBeTruthy();
+      expect(within(cards[0]).getByText('Live estimate')).toBeTruthy();
+      expect(within(cards[0]).getByText('#1')).toBeTruthy();
+
+      fireEvent.mouseDown(screen.getByRole('tab', { name: 'All' }));
+      fireEvent.click(screen.getByRole('tab', { name: 'All' }));
+      await waitFor(() => expect(screen.getByText('Won')).toBeTruthy());
+      expect(screen.getByText('+$9.20')).toBeTruthy();
+      const pagination = screen.getByRole('navigation', { name: 'Pagination' });
+      expect(within(pagination).getByRole('button', { name: 'Page 3' })).toBeTruthy();
+      fireEvent.click(within(pagination).getByRole('button', { name: 'Page 2' }));
+      await waitFor(() => expect(app.calls.listOrders.at(-1)).toEqual({ status: 'all', trading_account: 'all', limit: 10, offset: 10 }));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows the server message or the fallback with Retry', async () => {
+    const user = userEvent.setup();
+    let fail: unknown = new Error('');
+    const app = startTradingApp({ listOrders: () => (fail ? Promise.reject(fail) : Promise.resolve(emptyPage())) });
+    app.render(<OrdersPanel />);
+    expect(await screen.findByRole('heading', { name: 'Failed to load orders' })).toBeTruthy();
+    fail = new Error('Too many requests, please try again later');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Too many requests, please try again later' })).toBeTruthy();
+    fail = null;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeTruthy();
+  });
+
+  it('filters by account', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp();
+    app.render(<OrdersPanel />);
+    await screen.findByRole('heading', { name: 'No open orders' });
+    await user.click(screen.getByRole('radio', { name: 'Demo' }));
+    await waitFor(() => expect(app.calls.listOrders.at(-1)).toEqual({ status: 'open', trading_account: 'DemoAccount', limit: 10, offset: 0 }));
+  });
+});
+
+describe('close confirmation', () => {
+  const order = makeOrder({ order_id: 42, amount: 100, pair_human_code: 'EUR/USD' });
+
+  it('waits for the quote, shows it, closes with it, and stays open on a refusal', async () => {
+    const user = userEvent.setup();
+    let refuse = true;
+    let fetched!: (d: OrderDetails) => void;
+    const app = startTradingApp({
+      getOrder: () => new Promise((r) => (fetched = r)),
+      closeOrder: () => (refuse ? Promise.reject(new Error('Price changed, please confirm again')) : Promise.resolve(settled(order, 'closed_early', 181.34))),
+    });
+    app.actor.send({ type: 'flow.orderCloseStarted', orderId: 42 });
+    app.render(<OrderCloseDialog actor={app.child('orderClose')} />);
+    const dialog = screen.getByRole('dialog', { name: 'Close the order now?' });
+    expect(within(dialog).getByText('Getting a quote…')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Close order' }).hasAttribute('disabled')).toBe(true);
+
+    await act(async () => fetched(details(order, quote(181.34))));
+    expect(within(dialog).getByText('$181.34')).toBeTruthy();
+    expect(dialog.textContent).toContain('EUR/USD Up, stake $100.00');
+    await user.click(within(dialog).getByRole('button', { name: 'Close for $181.34' }));
+    expect(await within(dialog).findByText('Price changed, please confirm again')).toBeTruthy();
+    expect(app.calls.closeOrder).toEqual([{ orderId: 42, currency: 'USD', expectedMin: 179.52 }]);
+    expect(within(dialog).getByText('at least $179.52')).toBeTruthy();
+
+    refuse = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Close for $181.34' }));
+    await waitFor(() => expect(app.actor.system.get('orderClose')).toBeUndefined());
+    const toasts = app.child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string }) => t.messageKey);
+    expect(toasts).toContain('orders.order_closed_successfully');
+  });
+
+  it('says when the order has already closed', async () => {
+    const app = startTradingApp({ getOrder: () => Promise.resolve(details(settled(order, 'lost', 0), null)) });
+    app.actor.send({ type: 'flow.orderCloseStarted', orderId: 42 });
+    app.render(<OrderCloseDialog actor={app.child('orderClose')} />);
+    expect(await screen.findByText('This order has already closed.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Close for/ })).toBeNull();
+  });
+});
