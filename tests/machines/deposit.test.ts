@@ -1,0 +1,354 @@
+/**
+ * The deposit wizard: generated paths over method -> amount -> submitting -> process (manual,
+ * integration, integration link) -> complete, then focused behaviour with real promise actors:
+ * what is sent to the server (idempotency key, normalised amount), the amount rules as locale
+ * keys, the live status rules (approved / failed / processing / someone else's transaction),
+ * the manual confirmation and its failure, and Back. Last, the money flows with their real
+ * implementations (src/services/money-actors.ts) against a real server: a payment-link
+ * deposit paid on the sandbox checkout, a manual deposit confirmed and approved by the
+ * operator, a withdrawal held, the history and its CSV export.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
+import * as v from 'valibot';
+import { PaymentClientRequestIdSchema, type DepositConfirmationResult, type DepositResult } from '../../contract/payments';
+import {
+  depositMachine,
+  depositProcessMode,
+  type ConfirmDepositInput,
+  type CreateDepositInput,
+  type DepositInput,
+} from '../../machines/deposit/deposit.machine';
+import type { AnyActorRef } from 'xstate';
+import { createAppActor, type AppRuntime } from '../../src/app/create-app-actor';
+import { createStorage, type KeyValueStore } from '../../src/services/storage';
+import { createMoneyApi } from '../../src/services/money-api';
+import { paymentsService } from '../../server/routes/payments';
+import { startTestServer, type TestServer } from '../support/server';
+import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
+import { CARD, OXAPAY, SEPA, USDT, depositResult, transaction } from './money-fixtures';
+
+const input: DepositInput = { requestKey: 'flow-key-0001', currency: 'USD' };
+
+const manual = depositResult('manual');
+const crypto = depositResult('crypto_address');
+const link = depositResult('oxapay_link');
+const replayedApproved = depositResult('oxapay_link', { status: 'approved' });
+const replayedExpired = depositResult('manual', { status: 'expired' });
+const confirmation: DepositConfirmationResult = { status: true, transaction: transaction({ approval_status: 'processing' }) };
+
+const ev = {
+  eur: { type: 'deposit.currencyChosen', currency: 'EUR' },
+  usd: { type: 'deposit.currencyChosen', currency: 'USD' },
+  card: { type: 'deposit.methodChosen', method: CARD },
+  sepa: { type: 'deposit.methodChosen', method: SEPA },
+  usdt: { type: 'deposit.methodChosen', method: USDT },
+  oxapay: { type: 'deposit.methodChosen', method: OXAPAY },
+  amountOk: { type: 'deposit.amountSubmitted', amount: '100' },
+  amountLow: { type: 'deposit.amountSubmitted', amount: '1' },
+  amountEmpty: { type: 'deposit.amountSubmitted', amount: '' },
+  back: { type: 'deposit.backRequested' },
+  confirm: { type: 'deposit.confirmRequested' },
+  retry: { type: 'deposit.retryRequested' },
+  approved: { type: 'deposit.statusUpdated', transactionId: 41, status: 'approved' },
+  failed: { type: 'deposit.statusUpdated', transactionId: 41, status: 'failed' },
+  expired: { type: 'deposit.statusUpdated', transactionId: 41, status: 'expired' },
+  processing: { type: 'deposit.statusUpdated', transactionId: 41, status: 'processing' },
+  otherApproved: { type: 'deposit.statusUpdated', transactionId: 99, status: 'approved' },
+  createdManual: { type: 'xstate.done.actor.createDeposit', output: manual },
+  createdCrypto: { type: 'xstate.done.actor.createDeposit', output: crypto },
+  createdLink: { type: 'xstate.done.actor.createDeposit', output: link },
+  createdApproved: { type: 'xstate.done.actor.createDeposit', output: replayedApproved },
+  createdExpired: { type: 'xstate.done.actor.createDeposit', output: replayedExpired },
+  createFailed: { type: 'xstate.error.actor.createDeposit', error: { message: 'Amount too high: maximum 5000.00 USD' } },
+  createFailedSilently: { type: 'xstate.error.actor.createDeposit', error: null },
+  confirmed: { type: 'xstate.done.actor.confirmDeposit', output: confirmation },
+  confirmFailed: { type: 'xstate.error.actor.confirmDeposit', error: { message: 'This deposit can no longer be confirmed' } },
+} as const satisfies Record<string, AnyEventObject>;
+
+const model: PathModel = {
+  name: 'deposit',
+  machine: depositMachine,
+  input,
+  events: Object.values(ev),
+  simplePathEvents: [ev.card, ev.amountOk, ev.createdManual, ev.createdLink, ev.createFailed, ev.confirm, ev.confirmed, ev.approved, ev.back],
+  simplePaths: 400,
+};
+
+describe('deposit machine paths', () => {
+  afterAll(printCoverage);
+  it.each(pathCases(model))('%s', (_, path) => {
+    replayPath(model, path);
+  });
+  it('reaches every state and takes every transition', () => assertFullCoverage('deposit'));
+});
+
+function withActors(create: (input: CreateDepositInput) => Promise<DepositResult>, confirm?: (input: ConfirmDepositInput) => Promise<DepositConfirmationResult>) {
+  return depositMachine.provide({
+    actors: {
+      createDeposit: fromPromise<DepositResult, CreateDepositInput>(({ input: request }) => create(request)),
+      confirmDeposit: fromPromise<DepositConfirmationResult, ConfirmDepositInput>(({ input: request }) =>
+        confirm ? confirm(request) : Promise.reject(new Error('unused')),
+      ),
+    },
+  });
+}
+
+describe('deposit behaviour', () => {
+  it('sends the request with a stable client_request_id and the normalised amount', async () => {
+    const sent: CreateDepositInput[] = [];
+    const { actor } = startUnderParent(withActors(async (r) => (sent.push(r), link)), input);
+    actor.send(ev.oxapay);
+    actor.send({ type: 'deposit.amountSubmitted', amount: ' 25,5 ' });
+    await waitFor(actor, (s) => s.matches({ process: 'integrationLink' }));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ amount: '25.5', currency: 'USD', account_type: 'real', payment_method_id: 'oxapay_crypto', payment_system: OXAPAY.name });
+    expect(v.is(PaymentClientRequestIdSchema, sent[0].client_request_id)).toBe(true);
+    expect(depositProcessMode(actor.getSnapshot().value)).toBe('integrationLink');
+
+    // Back and the same request again: the same key, so the server answers with the same deposit.
+    actor.send(ev.back);
+    expect(actor.getSnapshot().value).toBe('amount');
+    expect(actor.getSnapshot().context.result).toBeNull();
+    actor.send({ type: 'deposit.amountSubmitted', amount: '25.5' });
+    await waitFor(actor, (s) => s.matches('process'));
+    expect(sent[1].client_request_id).toBe(sent[0].client_request_id);
+    actor.send(ev.back);
+    actor.send({ type: 'deposit.amountSubmitted', amount: '30' });
+    await waitFor(actor, (s) => s.matches('process'));
+    expect(sent[2].client_request_id).not.toBe(sent[0].client_request_id);
+  });
+
+  it('refuses amounts outside the rules with locale keys and sends nothing', () => {
+    const sent: CreateDepositInput[] = [];
+    const { actor } = startUnderParent(withActors(async (r) => (sent.push(r), manual)), input);
+    actor.send(ev.sepa);
+    expect(actor.getSnapshot().value).toBe('method');
+    actor.send(ev.card);
+    const expectations: Array<[string, string]> = [
+      ['', 'deposit.amount_required'],
+      ['zero', 'deposit.amount_invalid'],
+      ['0', 'deposit.amount_invalid'],
+      ['10.005', 'wallet.amount_too_precise'],
+      ['9.99', 'deposit.amount_too_low'],
+      ['5000.01', 'deposit.amount_too_high'],
+    ];
+    for (const [amount, key] of expectations) {
+      actor.send({ type: 'deposit.amountSubmitted', amount });
+      expect(actor.getSnapshot().value).toBe('amount');
+      expect(actor.getSnapshot().context.fieldError).toBe(key);
+      expect(actor.getSnapshot().context.amount).toBe(amount);
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it('converts the bounds for another currency and drops a method that does not serve it', () => {
+    const { actor } = startUnderParent(withActors(async () => manual), input);
+    actor.send(ev.card);
+    actor.send(ev.back);
+    actor.send(ev.eur);
+    expect(actor.getSnapshot().context.method?.id).toBe('card_visa_mastercard');
+    // 9.20 EUR is the card's converted minimum.
+    actor.send(ev.card);
+    actor.send({ type: 'deposit.amountSubmitted', amount: '9.19' });
+    expect(actor.getSnapshot().context.fieldError).toBe('deposit.amount_too_low');
+    actor.send(ev.back);
+    actor.send(ev.sepa);
+    actor.send(ev.back);
+    actor.send(ev.usd);
+    expect(actor.getSnapshot().context.method).toBeNull();
+  });
+
+  it('completes on an approved push for its own transaction and asks for a balance refresh', async () => {
+    const { actor, parentEvents } = startUnderParent(withActors(async () => crypto), input);
+    actor.send(ev.usdt);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches({ process: 'integration' }));
+    actor.send(ev.otherApproved);
+    expect(actor.getSnapshot().matches({ process: 'integration' })).toBe(true);
+    actor.send(ev.processing);
+    expect(actor.getSnapshot().context.paymentStatus).toBe('processing');
+    expect(actor.getSnapshot().matches({ process: 'integration' })).toBe(true);
+    actor.send(ev.approved);
+    expect(actor.getSnapshot().value).toEqual({ complete: 'succeeded' });
+    expect(parentEvents).toEqual([{ type: 'session.userRefreshRequested' }]);
+  });
+
+  it('ends in "Payment failed!" on a failed, expired or cancelled push', async () => {
+    for (const status of ['failed', 'expired', 'cancelled'] as const) {
+      const { actor, parentEvents } = startUnderParent(withActors(async () => link), input);
+      actor.send(ev.oxapay);
+      actor.send(ev.amountOk);
+      await waitFor(actor, (s) => s.matches('process'));
+      actor.send({ type: 'deposit.statusUpdated', transactionId: 41, status });
+      expect(actor.getSnapshot().value).toEqual({ complete: 'failed' });
+      expect(actor.getSnapshot().context.paymentStatus).toBe(status);
+      expect(parentEvents).toEqual([]);
+    }
+  });
+
+  it('a failed request is "Deposit Failed!" with the server text, and Try again keeps the amount', async () => {
+    const { actor } = startUnderParent(withActors(() => Promise.reject(new Error('Failed to create deposit'))), input);
+    actor.send(ev.card);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches({ complete: 'requestFailed' }));
+    expect(actor.getSnapshot().context.error).toBe('Failed to create deposit');
+    actor.send(ev.retry);
+    expect(actor.getSnapshot().value).toBe('amount');
+    expect(actor.getSnapshot().context.amount).toBe('100');
+  });
+
+  it('manual: Confirm sends the transaction id; a refusal stays with the error, success waits in complete', async () => {
+    const confirms: ConfirmDepositInput[] = [];
+    let fail = true;
+    const machine = withActors(
+      async () => manual,
+      async (r) => {
+        confirms.push(r);
+        if (fail) throw new Error('This deposit can no longer be confirmed');
+        return confirmation;
+      },
+    );
+    const { actor, parentEvents } = startUnderParent(machine, input);
+    actor.send(ev.card);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches({ process: { manual: 'awaitingConfirmation' } }));
+    expect(depositProcessMode(actor.getSnapshot().value)).toBe('manual');
+    actor.send(ev.confirm);
+    actor.send(ev.back);
+    expect(actor.getSnapshot().matches({ process: { manual: 'confirming' } })).toBe(true);
+    await waitFor(actor, (s) => s.matches({ process: { manual: 'awaitingConfirmation' } }));
+    expect(actor.getSnapshot().context.confirmError).toBe('This deposit can no longer be confirmed');
+    fail = false;
+    actor.send(ev.confirm);
+    await waitFor(actor, (s) => s.matches({ complete: 'pending' }));
+    expect(confirms).toEqual([{ transactionId: 41 }, { transactionId: 41 }]);
+    expect(actor.getSnapshot().context).toMatchObject({ paymentStatus: 'processing', confirmError: null });
+    actor.send(ev.approved);
+    expect(actor.getSnapshot().value).toEqual({ complete: 'succeeded' });
+    expect(parentEvents).toEqual([{ type: 'session.userRefreshRequested' }]);
+  });
+
+  it('a replayed request that is already final goes straight to its outcome', async () => {
+    const a = startUnderParent(withActors(async () => replayedApproved), input).actor;
+    a.send(ev.oxapay);
+    a.send(ev.amountOk);
+    await waitFor(a, (s) => s.matches('complete'));
+    expect(a.getSnapshot().value).toEqual({ complete: 'succeeded' });
+    const b = startUnderParent(withActors(async () => replayedExpired), input).actor;
+    b.send(ev.card);
+    b.send(ev.amountOk);
+    await waitFor(b, (s) => s.matches('complete'));
+    expect(b.getSnapshot().value).toEqual({ complete: 'failed' });
+    expect(depositProcessMode('method')).toBeNull();
+  });
+});
+
+// ---- with the real implementations against a real server -------------------------------------
+
+describe('money against a real server', () => {
+  const WAIT = { timeout: 10_000 };
+  let server: TestServer;
+  let runtime: AppRuntime;
+  const data = new Map<string, string>();
+  const store: KeyValueStore = { getItem: (k) => data.get(k) ?? null, setItem: (k, val) => void data.set(k, val), removeItem: (k) => void data.delete(k) };
+  const child = (id: string): AnyActorRef => {
+    const ref = runtime.actor.system.get(id);
+    if (!ref) throw new Error(`no actor ${id}`);
+    return ref;
+  };
+  const realUsd = () => child('balance').getSnapshot().context.balances.USD?.RealBalance ?? 0;
+
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT: 'false' });
+    runtime = await createAppActor({ window: null, baseURL: server.baseUrl, socketUrl: server.baseUrl, storage: createStorage(store) });
+    const username = `money${Date.now() % 100000}`;
+    runtime.actor.send({ type: 'flow.registrationStarted' });
+    const registration = child('registration');
+    registration.send({ type: 'registration.stepSubmitted', values: { username, email: `${username}@example.com`, password: 'Secret#123', password_confirmation: 'Secret#123' } });
+    registration.send({ type: 'registration.stepSubmitted', values: { first_name: 'Ann', last_name: 'Lee', phone: '+15550102030' } });
+    registration.send({ type: 'registration.stepSubmitted', values: { currency: 'USD', terms_accepted: true } });
+    await waitFor(child('socket'), (s) => s.hasTag('live'), WAIT);
+  }, 30_000);
+
+  afterAll(async () => {
+    runtime?.actor.stop();
+    const deadline = Date.now() + 5000;
+    while ((server?.ctx.io?.sockets.sockets.size ?? 0) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await server?.close();
+  }, 30_000);
+
+  it('pays a payment-link deposit on the sandbox checkout and completes on the live status', async () => {
+    runtime.actor.send({ type: 'flow.depositStarted', requestKey: 'live-deposit-1' });
+    const methods = await waitFor(child('paymentMethods'), (s) => s.matches('ready'), WAIT);
+    const link = methods.context.methods.find((m: { integration_type: string }) => m.integration_type === 'oxapay_link');
+    const deposit = child('deposit');
+    deposit.send({ type: 'deposit.methodChosen', method: link });
+    deposit.send({ type: 'deposit.amountSubmitted', amount: '25' });
+    const shown = await waitFor(deposit, (s) => s.matches({ process: 'integrationLink' }), WAIT);
+    const url: string = shown.context.result.payment_url;
+    expect(url).toContain('/checkout/sandbox/');
+
+    const page = await fetch(url).then((r) => r.text());
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1];
+    expect(token).toBeTruthy();
+    const paid = await fetch(`${url}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: token! }) });
+    expect(paid.status).toBe(200);
+
+    await waitFor(deposit, (s) => s.matches({ complete: 'succeeded' }), WAIT);
+    await waitFor(child('balance'), () => realUsd() === 25, WAIT);
+    await waitFor(child('toasts'), (s) => s.context.toasts.some((t: { messageKey?: string }) => t.messageKey === 'transactions.toast_deposit_completed'), WAIT);
+    runtime.actor.send({ type: 'flow.depositEnded' });
+  });
+
+  it('confirms a manual deposit and completes when the operator approves it', async () => {
+    runtime.actor.send({ type: 'flow.depositStarted', requestKey: 'live-deposit-2' });
+    const deposit = child('deposit');
+    const card = child('paymentMethods').getSnapshot().context.methods.find((m: { id: string }) => m.id === 'card_visa_mastercard');
+    deposit.send({ type: 'deposit.methodChosen', method: card });
+    deposit.send({ type: 'deposit.amountSubmitted', amount: '10.50' });
+    const shown = await waitFor(deposit, (s) => s.matches({ process: { manual: 'awaitingConfirmation' } }), WAIT);
+    expect(shown.context.result.transaction.requisit.card_number).toBeTruthy();
+    deposit.send({ type: 'deposit.confirmRequested' });
+    const pending = await waitFor(deposit, (s) => s.matches({ complete: 'pending' }), WAIT);
+    expect(pending.context.paymentStatus).toBe('processing');
+    await paymentsService(server.ctx).approve(pending.context.result.transaction_id);
+    await waitFor(deposit, (s) => s.matches({ complete: 'succeeded' }), WAIT);
+    await waitFor(child('balance'), () => realUsd() === 35.5, WAIT);
+    runtime.actor.send({ type: 'flow.depositEnded' });
+  });
+
+  it('holds a withdrawal, refuses one above the balance, and lists both payments; the CSV has them too', async () => {
+    runtime.actor.send({ type: 'flow.withdrawStarted', requestKey: 'live-withdraw-1' });
+    const withdraw = child('withdraw');
+    expect(withdraw.getSnapshot().context.balances.USD.RealBalance).toBe(35.5);
+    const card = child('paymentMethods').getSnapshot().context.methods.find((m: { id: string }) => m.id === 'card_visa_mastercard');
+    withdraw.send({ type: 'withdraw.methodChosen', method: card });
+    withdraw.send({ type: 'withdraw.submitted', amount: '36', requisites: '4111 1111 1111 1111' });
+    expect(withdraw.getSnapshot().context.fieldErrors.amount).toBe('withdraw.insufficient_balance');
+    withdraw.send({ type: 'withdraw.submitted', amount: '12.25', requisites: '4111 1111 1111 1111' });
+    const done = await waitFor(withdraw, (s) => s.matches('completion'), WAIT);
+    expect(done.context.result).toMatchObject({ status: 'pending', estimated_processing_time: 'up to 24 hours' });
+    await waitFor(child('balance'), () => realUsd() === 23.25, WAIT);
+    runtime.actor.send({ type: 'flow.withdrawEnded' });
+
+    const history = child('transactions');
+    history.send({ type: 'transactions.opened' });
+    const loaded = await waitFor(history, (s) => s.matches({ list: 'loaded' }), WAIT);
+    const rows = loaded.context.transactions.map((t: { transaction_type: string; approval_status: string; amount: number }) => [t.transaction_type, t.approval_status, t.amount]);
+    expect(rows).toEqual([
+      ['withdrawal', 'pending', 12.25],
+      ['deposit', 'approved', 10.5],
+      ['deposit', 'approved', 25],
+    ]);
+    history.send({ type: 'transactions.filtersChanged', filters: { type: 'withdrawal', status: 'pending' } });
+    const filtered = await waitFor(history, (s) => s.matches({ list: 'loaded' }), WAIT);
+    expect(filtered.context.transactions).toHaveLength(1);
+    expect(filtered.context.pagination).toMatchObject({ page: 1, total_count: 1, total_pages: 1 });
+
+    const csv = await (await createMoneyApi(runtime.services.http).exportTransactions({ type: 'deposit' })).text();
+    const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('10.50');
+  });
+});
