@@ -1,13 +1,190 @@
-/** Profile screen: being built (issue "Profile"); this file is replaced by the profile feature. */
-import type { ReactNode } from 'react';
+/**
+ * The profile screen (spec section 2, "Profile screen"): a header card with the avatar and the
+ * account, a section navigation, and the sections personal info (#personal), transactions
+ * (#transactions: the `transactions` slot the route fills with the money area's history;
+ * nothing when it is not given), security (#security: password, two-factor), documents
+ * (#documents), Telegram (#telegram) and interface settings (#settings).
+ *
+ * While the screen is shown the app runs the profile flow (one actor per section, spawned on
+ * mount and stopped on unmount). An address hash scrolls to its section, also when it changes
+ * while the screen is open (the sidebar's History link is /profile#transactions) and again once
+ * the personal section above has loaded and changed the layout.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import { DateTime, Icon, InfoChip, type IconName } from '../../components';
 import { useT } from '../../i18n';
+import { useUser } from '../../app/hooks';
+import { AvatarEditor } from './AvatarEditor';
+import { DocumentsSection } from './DocumentsSection';
+import { PersonalInfoSection } from './PersonalInfoSection';
+import { SecuritySection } from './SecuritySection';
+import { SettingsSection } from './SettingsSection';
+import { TelegramSection } from './TelegramSection';
+import { useHash, useProfileFlow, useSection } from './hooks';
+import './profile.css';
+
+export const PROFILE_ANCHORS = ['personal', 'transactions', 'security', 'documents', 'telegram', 'settings'] as const;
+export type ProfileAnchor = (typeof PROFILE_ANCHORS)[number];
+
+const SECTION_ICONS: Record<ProfileAnchor, IconName> = {
+  personal: 'profile',
+  transactions: 'history',
+  security: 'shield',
+  documents: 'file',
+  telegram: 'telegram',
+  settings: 'settings',
+};
+
+function Section({ id, title, hint, children }: { id: ProfileAnchor; title: string; hint?: string; children: ReactNode }) {
+  return (
+    <section id={id} className="profile-section panel" aria-labelledby={`${id}-title`} tabIndex={-1}>
+      <header className="profile-section-head">
+        <Icon name={SECTION_ICONS[id]} size={20} className="profile-section-icon" />
+        <div>
+          <h2 id={`${id}-title`} className="profile-section-title">
+            {title}
+          </h2>
+          {hint ? <p className="text-sm text-muted">{hint}</p> : null}
+        </div>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** The section being read (the last one whose top has passed under the header), for the navigation. */
+function useActiveSection(anchors: readonly ProfileAnchor[]): ProfileAnchor | null {
+  const [active, setActive] = useState<ProfileAnchor | null>(null);
+  const key = anchors.join();
+  useEffect(() => {
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      // A third of the window down counts as "being read"; at the very bottom the last section wins.
+      const line = window.innerHeight / 3;
+      const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+      let current: ProfileAnchor | null = null;
+      for (const id of anchors) {
+        const element = document.getElementById(id);
+        if (element && element.getBoundingClientRect().top <= line) current = id;
+      }
+      setActive(atBottom ? (anchors[anchors.length - 1] ?? current) : (current ?? anchors[0] ?? null));
+    };
+    const schedule = () => {
+      if (!frame) frame = window.requestAnimationFrame(measure);
+    };
+    measure();
+    window.addEventListener('scroll', schedule, { passive: true });
+    window.addEventListener('resize', schedule);
+    return () => {
+      window.removeEventListener('scroll', schedule);
+      window.removeEventListener('resize', schedule);
+      if (frame) window.cancelAnimationFrame(frame);
+    };
+    // `anchors` is rebuilt on every render; `key` changes only when its content does.
+  }, [key]);
+  return active;
+}
 
 export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
   const t = useT();
+  const user = useUser();
+  const page = useProfileFlow();
+  const profileActor = useSection(page, 'profile');
+  const avatarActor = useSection(page, 'avatar');
+  const securityActor = useSection(page, 'security');
+  const documentsActor = useSection(page, 'documents');
+  const telegramActor = useSection(page, 'telegram');
+  const profileReady = useSelector(profileActor, (s) => (s ? !s.matches('loading') : false));
+  const hash = useHash();
+  const anchors = PROFILE_ANCHORS.filter((id) => id !== 'transactions' || transactions !== undefined);
+  const active = useActiveSection(anchors);
+
+  useEffect(() => {
+    if (!hash || !(PROFILE_ANCHORS as readonly string[]).includes(hash)) return;
+    const element = document.getElementById(hash);
+    if (!element) return;
+    element.scrollIntoView({ block: 'start' });
+    element.focus({ preventScroll: true });
+  }, [hash, profileReady]);
+
+  const labels: Record<ProfileAnchor, string> = {
+    personal: t('profile.nav.personal'),
+    transactions: t('profile.nav.transactions'),
+    security: t('profile.nav.security'),
+    documents: t('profile.nav.documents'),
+    telegram: t('profile.nav.telegram'),
+    settings: t('profile.nav.settings'),
+  };
+
   return (
-    <section className="container stack">
-      <h1>{t('nav.profile')}</h1>
-      {transactions}
-    </section>
+    <div className="profile-page container">
+      <header className="profile-hero panel">
+        <AvatarEditor actor={avatarActor} avatarUrl={user?.front_settings.avatar_url ?? null} username={user?.username ?? ''} />
+        <div className="profile-hero-text">
+          <h1 className="profile-title">{user?.username ?? t('nav.profile')}</h1>
+          {user ? (
+            <p className="cluster profile-hero-email">
+              <span className="text-sm text-muted">{user.email}</span>
+              <InfoChip kind={user.email_verified ? 'success' : 'warning'} compact>
+                {user.email_verified ? t('profile.personal.email_verified') : t('profile.personal.email_unverified')}
+              </InfoChip>
+            </p>
+          ) : null}
+          <div className="cluster profile-hero-meta">
+            <span className="text-xs text-muted tabular">{t('nav.user_id', { id: user?.user_id ?? '' })}</span>
+            {user ? (
+              <span className="text-xs text-muted">
+                {t('profile.hero.member_since')} <DateTime value={user.created_at} format="DD.MM.YYYY" />
+              </span>
+            ) : null}
+            {user ? (
+              <InfoChip kind={user.two_factor_enabled ? 'success' : 'warning'} compact>
+                {user.two_factor_enabled ? t('profile.security.two_factor_on') : t('profile.security.two_factor_off')}
+              </InfoChip>
+            ) : null}
+          </div>
+        </div>
+      </header>
+
+      <div className="profile-layout">
+        <nav className="profile-nav" aria-label={t('profile.nav.label')}>
+          <ul>
+            {anchors.map((id) => (
+              <li key={id}>
+                <a href={`#${id}`} className="profile-nav-link" aria-current={active === id ? 'location' : undefined}>
+                  <Icon name={SECTION_ICONS[id]} size={16} />
+                  <span>{labels[id]}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="profile-sections">
+          <Section id="personal" title={t('profile.personal.title')} hint={t('profile.personal.hint')}>
+            <PersonalInfoSection actor={profileActor} />
+          </Section>
+          {transactions !== undefined ? (
+            <Section id="transactions" title={t('profile.nav.transactions')}>
+              {transactions}
+            </Section>
+          ) : null}
+          <Section id="security" title={t('profile.security.title')} hint={t('profile.security.hint')}>
+            <SecuritySection actor={securityActor} />
+          </Section>
+          <Section id="documents" title={t('profile.documents.title')} hint={t('profile.documents.hint')}>
+            <DocumentsSection actor={documentsActor} />
+          </Section>
+          <Section id="telegram" title={t('profile.telegram.title')} hint={t('profile.telegram.hint')}>
+            <TelegramSection actor={telegramActor} />
+          </Section>
+          <Section id="settings" title={t('profile.settings.title')} hint={t('profile.settings.hint')}>
+            <SettingsSection />
+          </Section>
+        </div>
+      </div>
+    </div>
   );
 }

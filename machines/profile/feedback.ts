@@ -1,0 +1,58 @@
+/**
+ * Failure and toast helpers shared by the profile screen's machines (profile, security,
+ * avatar, documents, telegram). Pure functions, no I/O.
+ *
+ * A failure's text is the server's sentence when it gave one, otherwise a locale key holding
+ * the spec's fallback (section 8: "Profile update failed", "Failed to enable 2FA", ...), so a
+ * Russian or Spanish user reads the fallback in their language. Views tell the two apart with
+ * isLocaleKey() (a key is lowercase dot-separated words, a sentence never is).
+ */
+import * as v from 'valibot';
+import { FieldErrorSchema, type FieldError } from '../../contract/envelope';
+import { issuesToFieldErrors } from '../../contract/validation';
+import { errorMessage, type ToastRequest, type ToastType } from '../types';
+
+const LOCALE_KEY = /^[a-z_]+(\.[a-z0-9_]+)+$/;
+
+/** Whether a text is a locale key (translate it) rather than a sentence (show it as is). */
+export function isLocaleKey(text: string): boolean {
+  return LOCALE_KEY.test(text);
+}
+
+/** The failure's text: the server's message, else the fallback locale key. */
+export function failureText(error: unknown, fallbackKey: string): string {
+  return errorMessage(error, fallbackKey);
+}
+
+/** Field errors the server sent with a failure (the envelope's `details`), if any. */
+export function serverFieldErrors(error: unknown): FieldError[] {
+  const details: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'details') : undefined;
+  const parsed = v.safeParse(v.array(FieldErrorSchema), details);
+  return parsed.success ? parsed.output : [];
+}
+
+/** The problems a schema finds in `values`, one per field (the first problem of each). */
+export function fieldErrorsOf(schema: v.GenericSchema, values: unknown): FieldError[] {
+  const result = v.safeParse(schema, values, { abortPipeEarly: true });
+  return result.success ? [] : issuesToFieldErrors(result.issues);
+}
+
+/** A toast for a text that is either a locale key or a server sentence. */
+export function toastOf(type: ToastType, text: string): ToastRequest {
+  return isLocaleKey(text) ? { type, messageKey: text } : { type, message: text };
+}
+
+/** Profile-area fallbacks (spec section 8), as locale keys whose English text is the spec's. */
+export const PROFILE_FALLBACKS = {
+  load: 'profile.errors.load_failed',
+  update: 'profile.errors.update_failed',
+  changePassword: 'profile.errors.change_password_failed',
+  avatar: 'profile.errors.avatar_failed',
+  enableTwoFactor: 'profile.errors.enable_2fa_failed',
+  verifyTwoFactor: 'profile.errors.verify_2fa_failed',
+  disableTwoFactor: 'profile.errors.disable_2fa_failed',
+  loadDocuments: 'profile.errors.load_documents_failed',
+  uploadDocuments: 'profile.errors.upload_documents_failed',
+  deleteDocument: 'profile.errors.delete_document_failed',
+  telegram: 'profile.errors.telegram_failed',
+} as const;

@@ -1,0 +1,335 @@
+/**
+ * Security: the password change (current, new, confirm; spec section 5 rules checked on blur;
+ * other devices are signed out by the server, this one stays) and two-factor authentication:
+ * off -> set up (scan the QR code or type the secret into an authenticator app, then confirm
+ * with a code) -> on; turning it off asks for a current code in a dialog. The security actor
+ * does the work; this view shows its state and sends its events.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useForm, valiForm } from '@modular-forms/react';
+import type { ActorRefFrom } from 'xstate';
+import type { securityMachine } from '../../../machines/security/security.machine';
+import {
+  PasswordChangeFormSchema,
+  TwoFactorCodeFormSchema,
+  type PasswordChangeFormValues,
+  type TwoFactorCodeFormValues,
+} from '../../../machines/security/security.schemas';
+import { Button, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../../components';
+import { useT } from '../../i18n';
+import { useAppActor } from '../../app/runtime';
+import { FormPasswordField, FormTextField, translateText } from './form-fields';
+
+type SecurityActor = ActorRefFrom<typeof securityMachine>;
+
+/** Server field names of the password change and the form's. */
+const PASSWORD_FIELDS: Record<string, keyof PasswordChangeFormValues> = {
+  old_password: 'oldPassword',
+  new_password: 'newPassword',
+  confirm_password: 'confirmPassword',
+};
+
+function PasswordForm({ actor }: { actor: SecurityActor }) {
+  useSignals();
+  const t = useT();
+  const changing = useSelector(actor, (s) => s.matches({ password: 'changing' }));
+  const error = useSelector(actor, (s) => s.context.passwordError);
+  const fieldErrors = useSelector(actor, (s) => s.context.passwordFieldErrors);
+  const [, { Form, Field }] = useForm<PasswordChangeFormValues>({
+    validate: valiForm(PasswordChangeFormSchema),
+    validateOn: 'blur',
+    revalidateOn: 'change',
+  });
+  const serverError = (name: keyof PasswordChangeFormValues) =>
+    fieldErrors.find((e) => e.field === name || PASSWORD_FIELDS[e.field] === name)?.message ?? null;
+  return (
+    <Form
+      className="stack"
+      onSubmit={(values) =>
+        actor.send({ type: 'security.passwordChangeSubmitted', oldPassword: values.oldPassword, newPassword: values.newPassword, confirmPassword: values.confirmPassword })
+      }
+    >
+      {error ? (
+        <InfoChip kind="error" live>
+          {translateText(t, error)}
+        </InfoChip>
+      ) : null}
+      <Field name="oldPassword">
+        {(field, props) => <FormPasswordField {...props} field={field} label={t('profile.security.old_password')} autoComplete="current-password" required serverError={serverError('oldPassword')} />}
+      </Field>
+      <div className="profile-form-grid">
+        <Field name="newPassword">
+          {(field, props) => (
+            <FormPasswordField
+              {...props}
+              field={field}
+              label={t('profile.security.new_password')}
+              hint={t('profile.security.new_password_hint')}
+              autoComplete="new-password"
+              required
+              serverError={serverError('newPassword')}
+            />
+          )}
+        </Field>
+        <Field name="confirmPassword">
+          {(field, props) => (
+            <FormPasswordField {...props} field={field} label={t('profile.security.confirm_password')} autoComplete="new-password" required serverError={serverError('confirmPassword')} />
+          )}
+        </Field>
+      </div>
+      <p className="text-sm text-muted">{t('profile.security.password_sessions_note')}</p>
+      <div className="cluster-end cluster">
+        <Button type="submit" variant="primary" icon="lock" loading={changing} loadingLabel={t('profile.security.changing_password')}>
+          {t('profile.security.change_password')}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+/** The base32 secret in groups of four, easier to type into an app. */
+function groupSecret(secret: string): string {
+  return secret.replace(/(.{4})/g, '$1 ').trim();
+}
+
+function useCopy() {
+  const app = useAppActor();
+  return async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      app.send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'common.copied' } });
+    } catch {
+      app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
+    }
+  };
+}
+
+function CodeForm({
+  label,
+  submitLabel,
+  busyLabel,
+  busy,
+  codeError,
+  onSubmit,
+  variant = 'primary',
+  autoFocus = false,
+  secondary,
+}: {
+  label: string;
+  submitLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  codeError: string | null;
+  onSubmit: (code: string) => void;
+  variant?: 'primary' | 'danger';
+  autoFocus?: boolean;
+  secondary?: ReactNode;
+}) {
+  useSignals();
+  const [, { Form, Field }] = useForm<TwoFactorCodeFormValues>({ validate: valiForm(TwoFactorCodeFormSchema), validateOn: 'blur', revalidateOn: 'change' });
+  return (
+    <Form className="stack" onSubmit={(values) => onSubmit(values.code)}>
+      <Field name="code">
+        {(field, props) => (
+          <FormTextField
+            {...props}
+            field={field}
+            label={label}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            pattern="[0-9 ]*"
+            autoFocus={autoFocus}
+            className="profile-code-field"
+            inputClassName="profile-code-input tabular"
+            required
+            serverError={codeError}
+          />
+        )}
+      </Field>
+      <div className="cluster">
+        <Button type="submit" variant={variant} loading={busy} loadingLabel={busyLabel}>
+          {submitLabel}
+        </Button>
+        {secondary}
+      </div>
+    </Form>
+  );
+}
+
+function TwoFactorSetupPanel({ actor }: { actor: SecurityActor }) {
+  const t = useT();
+  const copy = useCopy();
+  const setup = useSelector(actor, (s) => s.context.setup);
+  const verifying = useSelector(actor, (s) => s.matches({ twoFactor: 'verifying' }));
+  const error = useSelector(actor, (s) => s.context.twoFactorError);
+  const codeError = useSelector(actor, (s) => s.context.codeError);
+  if (!setup) return null;
+  return (
+    <div className="profile-2fa-setup">
+      <ol className="profile-steps">
+        <li>
+          <p className="profile-step-title">{t('profile.security.step_install')}</p>
+          <p className="text-sm text-muted">{t('profile.security.step_install_hint')}</p>
+        </li>
+        <li>
+          <p className="profile-step-title">{t('profile.security.step_scan')}</p>
+          <div className="profile-qr-row">
+            <img className="profile-qr" src={setup.qr_code} width={168} height={168} alt={t('profile.security.qr_alt')} />
+            <div className="stack-sm stack">
+              <span className="text-sm text-muted">{t('profile.security.secret_label')}</span>
+              <div className="profile-secret-row">
+                <code className="profile-secret" data-testid="two-factor-secret" aria-label={t('profile.security.secret_label')}>
+                  {groupSecret(setup.secret)}
+                </code>
+                <IconButton icon="copy" size="sm" label={t('profile.security.copy_secret')} onClick={() => void copy(setup.secret)} />
+              </div>
+              <span className="text-xs text-muted">{t('profile.security.secret_hint')}</span>
+              <span className="text-xs text-muted">
+                {t('profile.security.setup_expires')} <DateTime value={setup.expires_at} format="HH:mm" />
+              </span>
+            </div>
+          </div>
+        </li>
+        <li>
+          <p className="profile-step-title">{t('profile.security.step_code')}</p>
+          {error ? (
+            <InfoChip kind="error" live>
+              {translateText(t, error)}
+            </InfoChip>
+          ) : null}
+          <CodeForm
+            label={t('profile.security.code_label')}
+            submitLabel={t('profile.security.verify_and_enable')}
+            busyLabel={t('profile.security.verifying')}
+            busy={verifying}
+            codeError={codeError}
+            autoFocus
+            onSubmit={(code) => actor.send({ type: 'security.twoFactorCodeSubmitted', code })}
+            secondary={
+              <>
+                <Button variant="ghost" disabled={verifying} onClick={() => actor.send({ type: 'security.twoFactorEnableRequested' })}>
+                  {t('profile.security.new_secret')}
+                </Button>
+                <Button variant="ghost" disabled={verifying} onClick={() => actor.send({ type: 'security.twoFactorSetupCancelled' })}>
+                  {t('common.cancel')}
+                </Button>
+              </>
+            }
+          />
+        </li>
+      </ol>
+    </div>
+  );
+}
+
+function DisableDialog({ actor }: { actor: SecurityActor }) {
+  const t = useT();
+  const open = useSelector(actor, (s) => s.matches({ twoFactor: 'confirmingDisable' }) || s.matches({ twoFactor: 'disabling' }));
+  const disabling = useSelector(actor, (s) => s.matches({ twoFactor: 'disabling' }));
+  const error = useSelector(actor, (s) => s.context.twoFactorError);
+  const codeError = useSelector(actor, (s) => s.context.codeError);
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => (next ? undefined : actor.send({ type: 'security.twoFactorDisableCancelled' }))}
+      title={t('profile.security.disable_title')}
+      description={t('profile.security.disable_hint')}
+      dismissible={!disabling}
+      size="sm"
+    >
+      <div className="stack">
+        {error ? (
+          <InfoChip kind="error" live>
+            {translateText(t, error)}
+          </InfoChip>
+        ) : null}
+        <CodeForm
+          label={t('profile.security.code_label')}
+          submitLabel={t('profile.security.disable')}
+          busyLabel={t('profile.security.disabling')}
+          busy={disabling}
+          codeError={codeError}
+          variant="danger"
+          autoFocus
+          onSubmit={(code) => actor.send({ type: 'security.twoFactorDisableSubmitted', code })}
+          secondary={
+            <Button variant="ghost" disabled={disabling} onClick={() => actor.send({ type: 'security.twoFactorDisableCancelled' })}>
+              {t('common.cancel')}
+            </Button>
+          }
+        />
+      </div>
+    </Modal>
+  );
+}
+
+function TwoFactorPanel({ actor }: { actor: SecurityActor }) {
+  const t = useT();
+  const on = useSelector(actor, (s) => s.matches({ twoFactor: 'enabled' }) || s.matches({ twoFactor: 'confirmingDisable' }) || s.matches({ twoFactor: 'disabling' }));
+  const settingUp = useSelector(actor, (s) => s.matches({ twoFactor: 'awaitingCode' }) || s.matches({ twoFactor: 'verifying' }));
+  const starting = useSelector(actor, (s) => s.matches({ twoFactor: 'starting' }));
+  const error = useSelector(actor, (s) => s.context.twoFactorError);
+  const showError = error && !settingUp && !on;
+  return (
+    <div className="stack">
+      <div className="profile-row">
+        <div className="stack stack-sm">
+          <div className="cluster">
+            <h3 className="profile-subtitle">{t('profile.security.two_factor')}</h3>
+            <InfoChip kind={on ? 'success' : 'warning'} compact>
+              {on ? t('profile.security.two_factor_on') : t('profile.security.two_factor_off')}
+            </InfoChip>
+          </div>
+          <p className="text-sm text-muted">{on ? t('profile.security.two_factor_on_hint') : t('profile.security.two_factor_off_hint')}</p>
+        </div>
+        {on ? (
+          <Button variant="secondary" onClick={() => actor.send({ type: 'security.twoFactorDisableRequested' })}>
+            {t('profile.security.disable')}
+          </Button>
+        ) : settingUp ? null : (
+          <Button variant="primary" icon="shield" loading={starting} loadingLabel={t('profile.security.starting')} onClick={() => actor.send({ type: 'security.twoFactorEnableRequested' })}>
+            {t('profile.security.enable')}
+          </Button>
+        )}
+      </div>
+      {showError ? (
+        <InfoChip kind="error" live>
+          {translateText(t, error)}
+        </InfoChip>
+      ) : null}
+      {settingUp ? <TwoFactorSetupPanel actor={actor} /> : null}
+      <DisableDialog actor={actor} />
+    </div>
+  );
+}
+
+export function SecuritySection({ actor }: { actor: SecurityActor | undefined }) {
+  const t = useT();
+  const changed = useSelector(actor, (s) => s?.matches({ password: 'changed' }) ?? false);
+  // A fresh (empty) password form after each successful change.
+  const [formKey, setFormKey] = useState(0);
+  const wasChanged = useRef(false);
+  useEffect(() => {
+    if (changed && !wasChanged.current) setFormKey((k) => k + 1);
+    wasChanged.current = changed;
+  }, [changed]);
+  if (!actor) return <SkeletonText lines={4} />;
+  return (
+    <div className="stack-lg stack">
+      <div className="stack">
+        <h3 className="profile-subtitle">{t('profile.security.password')}</h3>
+        {changed ? (
+          <InfoChip kind="success" live>
+            {t('profile.security.password_changed')}
+          </InfoChip>
+        ) : null}
+        <PasswordForm key={formKey} actor={actor} />
+      </div>
+      <hr />
+      <TwoFactorPanel actor={actor} />
+    </div>
+  );
+}
