@@ -15,7 +15,18 @@
  *   -> session.
  * Two regions track the per-flow wizards: `flow.registrationStarted` / `flow.passwordResetStarted`
  * spawn 'registration' / 'passwordReset' (replacing a previous one), the matching `...Ended`
- * events stop them.
+ * events stop them. `flow.profileOpened` / `flow.profileClosed` spawn and stop 'profilePage', the
+ * profile screen's section actors; their `session.userRefreshRequested` (a new avatar, two-factor
+ * switched) goes to the session.
+ * Money: 'paymentMethods' and 'transactions' are long-lived; `flow.depositStarted` /
+ * `flow.withdrawStarted` {requestKey} spawn 'deposit' / 'withdraw' (the currency and balances
+ * of the balance actor as input) and ask 'paymentMethods' for a fresh catalogue, the matching
+ * `...Ended` events stop them; a child's `socket.emitRequested` goes to the socket; logout
+ * clears the history.
+ * Trading: 'pairs' (which owns the candles actor 'chart'), 'orderPlacement' and 'orders' are
+ * long-lived; login starts pairs and orders with the user's saved pair, logout ends them; an
+ * order placed or closed refreshes 'orders'; `flow.orderCloseStarted {orderId}` /
+ * `flow.orderCloseEnded` spawn and stop 'orderClose' (the close confirmation).
  */
 import * as v from 'valibot';
 import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef, type EventObject } from 'xstate';
@@ -32,6 +43,22 @@ import { modalsMachine } from '../modals/modals.machine';
 import { toastsMachine, type ToastsEvent } from '../toasts/toasts.machine';
 import { registrationMachine } from '../registration/registration.machine';
 import { passwordResetMachine } from '../password-reset/password-reset.machine';
+import { profilePageMachine } from '../profile/profile-page.machine';
+import { DocumentStatusUpdateEventSchema } from '../../contract/profile';
+import type { DocumentsEvent } from '../documents/documents.machine';
+import { InitPaymentSystemsSchema, PaymentStatusUpdateEventSchema } from '../../contract/payments';
+import type { Balances } from '../../contract/user';
+import { paymentMethodsMachine, type PaymentMethodsEvent } from '../payment-methods/payment-methods.machine';
+import { depositMachine, type DepositEvent } from '../deposit/deposit.machine';
+import { withdrawMachine, type WithdrawEvent } from '../withdraw/withdraw.machine';
+import { transactionsMachine, type TransactionsEvent } from '../transactions/transactions.machine';
+import { OrderUpdateEventSchema, type Order } from '../../contract/orders';
+import { InitCandlesSchema, InitPairsSchema, NewPriceSchema, PairsRatesSchema, PriceUpdateSchema } from '../../contract/socket';
+import { pairsMachine, type PairsEvent } from '../pairs/pairs.machine';
+import type { ChartEvent } from '../chart/chart.machine';
+import { orderPlacementMachine } from '../order-placement/order-placement.machine';
+import { ordersMachine, type OrdersEvent } from '../orders/orders.machine';
+import { orderCloseMachine } from '../order-close/order-close.machine';
 
 export interface AppInput {
   persistedSession: PersistedSession | null;
@@ -55,13 +82,25 @@ export type AppEvent =
   | { type: 'flow.registrationStarted'; tracking?: Record<string, string>; language?: Language }
   | { type: 'flow.registrationEnded' }
   | { type: 'flow.passwordResetStarted'; linkToken?: string | null }
-  | { type: 'flow.passwordResetEnded' };
+  | { type: 'flow.passwordResetEnded' }
+  | { type: 'flow.profileOpened' }
+  | { type: 'flow.profileClosed' }
+  | { type: 'session.userRefreshRequested' }
+  | { type: 'flow.depositStarted'; requestKey: string }
+  | { type: 'flow.depositEnded' }
+  | { type: 'flow.withdrawStarted'; requestKey: string }
+  | { type: 'flow.withdrawEnded' }
+  | { type: 'socket.emitRequested'; event: string; payload?: unknown }
+  | { type: 'order.placed'; order: Order }
+  | { type: 'order.closed'; order: Order }
+  | { type: 'flow.orderCloseStarted'; orderId: number }
+  | { type: 'flow.orderCloseEnded' };
 
 /** What subscribers of the root actor hear: `appActor.on('socket.received', ...)`. */
 export type AppEmitted = { type: 'socket.received' } & SocketMessage;
 
 /** The ids (and systemIds) of the long-lived children. */
-export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts'] as const;
+export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders'] as const;
 
 /**
  * Where each incoming socket event goes: the systemId of its owner and the event it becomes
@@ -82,7 +121,101 @@ const UserdataPayload = v.object({
 const UpdateBalancesPayload = v.object({ balances: BalancesSchema });
 const InitValutsPayload = v.object({ valuts_data: v.array(CurrencySchema) });
 
+/** payment_status_update -> its event for the deposit, withdraw and transactions actors. */
+function paymentStatusRoute<E extends EventObject>(to: string, make: (update: { transactionId: number; status: PaymentStatus; transactionType?: 'deposit' | 'withdrawal' }) => E): SocketRoute {
+  return {
+    to,
+    toEvent: (payload): E | null => {
+      const parsed = v.safeParse(PaymentStatusUpdateEventSchema, payload);
+      if (!parsed.success) return null;
+      const { id, status, transaction_type } = parsed.output.transaction;
+      return make({ transactionId: id, status, transactionType: transaction_type });
+    },
+  };
+}
+type PaymentStatus = v.InferOutput<typeof PaymentStatusUpdateEventSchema>['transaction']['status'];
+
 export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
+  init_pairs: [
+    {
+      to: 'pairs',
+      toEvent: (payload): PairsEvent | null => {
+        const parsed = v.safeParse(InitPairsSchema, payload);
+        return parsed.success ? { type: 'pairs.pairsReceived', pairs: parsed.output.pairs } : null;
+      },
+    },
+  ],
+  pairs_rates: [
+    {
+      to: 'pairs',
+      toEvent: (payload): PairsEvent | null => {
+        const parsed = v.safeParse(PairsRatesSchema, payload);
+        return parsed.success ? { type: 'pairs.ratesReceived', rates: parsed.output.rates } : null;
+      },
+    },
+  ],
+  price_update: [
+    {
+      to: 'pairs',
+      toEvent: (payload): PairsEvent | null => {
+        const parsed = v.safeParse(PriceUpdateSchema, payload);
+        return parsed.success ? { type: 'pairs.priceUpdated', pairCode: parsed.output.pair_code, price: parsed.output.price } : null;
+      },
+    },
+  ],
+  init_candles: [
+    {
+      to: 'chart',
+      toEvent: (payload): ChartEvent | null => {
+        const parsed = v.safeParse(InitCandlesSchema, payload);
+        return parsed.success ? { type: 'chart.candlesReceived', pairCode: parsed.output.pair_code, timeframe: parsed.output.timeframe, candles: parsed.output.candles } : null;
+      },
+    },
+  ],
+  new_price: [
+    {
+      // new_price carries the bucket start as `time` and no volume (the chart keeps the last one).
+      to: 'chart',
+      toEvent: (payload): ChartEvent | null => {
+        const parsed = v.safeParse(NewPriceSchema, payload);
+        if (!parsed.success) return null;
+        const { pair_code, timeframe, time, open, high, low, close } = parsed.output;
+        return { type: 'chart.candleUpdated', candle: { pair_code, timeframe, timestamp: time, open, high, low, close, volume: 0 } };
+      },
+    },
+  ],
+  order_update: [
+    {
+      to: 'orders',
+      toEvent: (payload): OrdersEvent | null => {
+        const parsed = v.safeParse(OrderUpdateEventSchema, payload);
+        return parsed.success ? { type: 'orders.orderUpdated', change: parsed.output.change, order: parsed.output.order } : null;
+      },
+    },
+  ],
+  init_payment_systems: [
+    {
+      to: 'paymentMethods',
+      toEvent: (payload): PaymentMethodsEvent | null => {
+        const parsed = v.safeParse(InitPaymentSystemsSchema, payload);
+        return parsed.success ? { type: 'paymentMethods.received', methods: parsed.output.payment_systems } : null;
+      },
+    },
+  ],
+  payment_status_update: [
+    paymentStatusRoute('deposit', (u): DepositEvent => ({ type: 'deposit.statusUpdated', transactionId: u.transactionId, status: u.status })),
+    paymentStatusRoute('withdraw', (u): WithdrawEvent => ({ type: 'withdraw.statusUpdated', transactionId: u.transactionId, status: u.status })),
+    paymentStatusRoute('transactions', (u): TransactionsEvent => ({ type: 'transactions.statusUpdated', ...u })),
+  ],
+  document_status_update: [
+    {
+      to: 'documents',
+      toEvent: (payload): DocumentsEvent | null => {
+        const parsed = v.safeParse(DocumentStatusUpdateEventSchema, payload);
+        return parsed.success ? { type: 'documents.statusUpdated', document: parsed.output.document } : null;
+      },
+    },
+  ],
   userdata: [
     {
       to: 'balance',
@@ -107,6 +240,14 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
         return parsed.success ? { type: 'balance.balancesReceived', balances: parsed.output.balances } : null;
       },
     },
+    {
+      // The withdraw form limits the amount by the real balance.
+      to: 'withdraw',
+      toEvent: (payload): WithdrawEvent | null => {
+        const parsed = v.safeParse(UpdateBalancesPayload, payload);
+        return parsed.success ? { type: 'withdraw.balancesReceived', balances: parsed.output.balances } : null;
+      },
+    },
   ],
   init_valuts: [
     {
@@ -128,6 +269,14 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
         return refused ? { type: 'session.userRefreshRequested' } : null;
       },
     },
+    {
+      // select_pair refused (e.g. "Pair not found"): the chart stops waiting for its candles.
+      to: 'chart',
+      toEvent: (payload): ChartEvent | null => {
+        const parsed = v.safeParse(SocketErrorSchema, payload);
+        return parsed.success && parsed.output.event === 'select_pair' ? { type: 'chart.subscriptionFailed', message: parsed.output.message } : null;
+      },
+    },
   ],
 };
 
@@ -137,6 +286,17 @@ export function settingsSavedToastKey(patch: SettingsPatch): string | null {
   if (patch.balance_type !== undefined) return 'settings.balance_type_saved';
   if (patch.language !== undefined || patch.theme !== undefined) return 'settings.saved';
   return null;
+}
+
+/** The balance actor's currency and balances (the money flows start from them). */
+function currentBalances(self: AnyActorRef): { currency: string; balances: Balances } {
+  const context: unknown = self.system.get('balance')?.getSnapshot()?.context;
+  const currency: unknown = context && Reflect.get(context, 'selectedCurrency');
+  const balances: unknown = context && Reflect.get(context, 'balances');
+  return {
+    currency: typeof currency === 'string' ? currency : 'USD',
+    balances: typeof balances === 'object' && balances !== null ? (balances as Balances) : {},
+  };
 }
 
 function currentLanguage(self: AnyActorRef): Language | undefined {
@@ -161,6 +321,15 @@ export const appMachine = setup({
       toasts: 'toasts';
       registration: 'registration';
       passwordReset: 'passwordReset';
+      profilePage: 'profilePage';
+      paymentMethods: 'paymentMethods';
+      transactions: 'transactions';
+      deposit: 'deposit';
+      withdraw: 'withdraw';
+      pairs: 'pairs';
+      orderPlacement: 'orderPlacement';
+      orders: 'orders';
+      orderClose: 'orderClose';
     },
   },
   actors: {
@@ -173,6 +342,15 @@ export const appMachine = setup({
     toasts: toastsMachine,
     registration: registrationMachine,
     passwordReset: passwordResetMachine,
+    profilePage: profilePageMachine,
+    paymentMethods: paymentMethodsMachine,
+    transactions: transactionsMachine,
+    deposit: depositMachine,
+    withdraw: withdrawMachine,
+    pairs: pairsMachine,
+    orderPlacement: orderPlacementMachine,
+    orders: ordersMachine,
+    orderClose: orderCloseMachine,
   },
   actions: {
     spawnSession: spawnChild('session', {
@@ -287,6 +465,62 @@ export const appMachine = setup({
       },
     }),
     stopPasswordReset: stopChild('passwordReset'),
+    spawnProfilePage: spawnChild('profilePage', { id: 'profilePage', systemId: 'profilePage' }),
+    stopProfilePage: stopChild('profilePage'),
+    refreshUser: sendTo('session', (): SessionEvent => ({ type: 'session.userRefreshRequested' })),
+    spawnPaymentMethods: spawnChild('paymentMethods', { id: 'paymentMethods', systemId: 'paymentMethods' }),
+    spawnTransactions: spawnChild('transactions', { id: 'transactions', systemId: 'transactions' }),
+    loadPaymentMethods: sendTo('paymentMethods', (): PaymentMethodsEvent => ({ type: 'paymentMethods.loadRequested' })),
+    clearTransactions: sendTo('transactions', (): TransactionsEvent => ({ type: 'transactions.cleared' })),
+    forwardToSocket: sendTo('socket', ({ event }): SocketEvent => {
+      assertEvent(event, 'socket.emitRequested');
+      return { type: 'socket.emitRequested', event: event.event, payload: event.payload };
+    }),
+    spawnDeposit: spawnChild('deposit', {
+      id: 'deposit',
+      systemId: 'deposit',
+      input: ({ event, self }) => {
+        assertEvent(event, 'flow.depositStarted');
+        return { requestKey: event.requestKey, currency: currentBalances(self).currency };
+      },
+    }),
+    stopDeposit: stopChild('deposit'),
+    spawnWithdraw: spawnChild('withdraw', {
+      id: 'withdraw',
+      systemId: 'withdraw',
+      input: ({ event, self }) => {
+        assertEvent(event, 'flow.withdrawStarted');
+        return { requestKey: event.requestKey, ...currentBalances(self) };
+      },
+    }),
+    stopWithdraw: stopChild('withdraw'),
+    spawnPairs: spawnChild('pairs', { id: 'pairs', systemId: 'pairs' }),
+    spawnOrderPlacement: spawnChild('orderPlacement', { id: 'orderPlacement', systemId: 'orderPlacement' }),
+    spawnOrders: spawnChild('orders', { id: 'orders', systemId: 'orders' }),
+    startTrading: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'session.loggedIn');
+      const { currentPair, currentTimeframe } = event.user.front_settings;
+      enqueue.sendTo('pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe } satisfies PairsEvent);
+      enqueue.sendTo('orders', { type: 'orders.sessionStarted' } satisfies OrdersEvent);
+    }),
+    endTrading: enqueueActions(({ enqueue }) => {
+      enqueue.sendTo('pairs', { type: 'pairs.sessionEnded' } satisfies PairsEvent);
+      enqueue.sendTo('orders', { type: 'orders.sessionEnded' } satisfies OrdersEvent);
+    }),
+    refreshOrdersAfterPlacement: sendTo('orders', ({ event }): OrdersEvent => {
+      assertEvent(event, 'order.placed');
+      return { type: 'orders.orderUpdated', change: 'opened', order: event.order };
+    }),
+    refreshOrdersAfterClose: sendTo('orders', (): OrdersEvent => ({ type: 'orders.refreshRequested' })),
+    spawnOrderClose: spawnChild('orderClose', {
+      id: 'orderClose',
+      systemId: 'orderClose',
+      input: ({ event }) => {
+        assertEvent(event, 'flow.orderCloseStarted');
+        return { orderId: event.orderId };
+      },
+    }),
+    stopOrderClose: stopChild('orderClose'),
   },
 }).createMachine({
   id: 'app',
@@ -299,12 +533,17 @@ export const appMachine = setup({
     'spawnLocale',
     'spawnModals',
     'spawnToasts',
+    'spawnPaymentMethods',
+    'spawnTransactions',
+    'spawnPairs',
+    'spawnOrderPlacement',
+    'spawnOrders',
     'forgetStartup',
   ],
   type: 'parallel',
   on: {
-    'session.loggedIn': { actions: ['connectSocket', 'loadBalances', 'adoptUserLanguage', 'adoptUserTheme'] },
-    'session.loggedOut': { actions: ['disconnectSocket', 'clearBalances', 'toastLoggedOut'] },
+    'session.loggedIn': { actions: ['connectSocket', 'loadBalances', 'adoptUserLanguage', 'adoptUserTheme', 'startTrading'] },
+    'session.loggedOut': { actions: ['disconnectSocket', 'clearBalances', 'toastLoggedOut', 'clearTransactions', 'endTrading'] },
     'session.userUpdated': { actions: 'refreshBalances' },
     'session.tokenRefreshed': { actions: 'updateSocketToken' },
     'session.settingsSaved': { actions: 'toastSettingsSaved' },
@@ -313,8 +552,30 @@ export const appMachine = setup({
     'socket.messageReceived': { actions: 'routeSocketMessage' },
     'settings.changed': { actions: 'saveSettings' },
     'toast.requested': { actions: 'showToast' },
+    'session.userRefreshRequested': { actions: 'refreshUser' },
+    'socket.emitRequested': { actions: 'forwardToSocket', description: 'A child asks for a socket message (get_payment_methods, select_pair).' },
+    'order.placed': { actions: 'refreshOrdersAfterPlacement', description: 'Shown at once, even before the order_update push.' },
+    'order.closed': { actions: 'refreshOrdersAfterClose' },
   },
   states: {
+    orderCloseFlow: {
+      initial: 'inactive',
+      on: {
+        'flow.orderCloseStarted': {
+          target: '.active',
+          description: 'A close confirmation for another order replaces the earlier one.',
+          actions: ['stopOrderClose', 'spawnOrderClose'],
+        },
+      },
+      states: {
+        inactive: {},
+        active: {
+          on: {
+            'flow.orderCloseEnded': { target: 'inactive', actions: 'stopOrderClose' },
+          },
+        },
+      },
+    },
     registrationFlow: {
       initial: 'inactive',
       on: {
@@ -347,6 +608,60 @@ export const appMachine = setup({
         active: {
           on: {
             'flow.passwordResetEnded': { target: 'inactive', actions: 'stopPasswordReset' },
+          },
+        },
+      },
+    },
+    depositFlow: {
+      initial: 'inactive',
+      on: {
+        'flow.depositStarted': {
+          target: '.active',
+          description: 'The deposit modal opened: a fresh wizard and a fresh method catalogue.',
+          actions: ['stopDeposit', 'spawnDeposit', 'loadPaymentMethods'],
+        },
+      },
+      states: {
+        inactive: {},
+        active: {
+          on: {
+            'flow.depositEnded': { target: 'inactive', actions: 'stopDeposit' },
+          },
+        },
+      },
+    },
+    withdrawFlow: {
+      initial: 'inactive',
+      on: {
+        'flow.withdrawStarted': {
+          target: '.active',
+          description: 'The withdraw modal opened: a fresh wizard and a fresh method catalogue.',
+          actions: ['stopWithdraw', 'spawnWithdraw', 'loadPaymentMethods'],
+        },
+      },
+      states: {
+        inactive: {},
+        active: {
+          on: {
+            'flow.withdrawEnded': { target: 'inactive', actions: 'stopWithdraw' },
+          },
+        },
+      },
+    },
+    profileFlow: {
+      initial: 'inactive',
+      on: {
+        'flow.profileOpened': {
+          target: '.active',
+          description: 'Each opening starts fresh sections (and loads fresh data).',
+          actions: ['stopProfilePage', 'spawnProfilePage'],
+        },
+      },
+      states: {
+        inactive: {},
+        active: {
+          on: {
+            'flow.profileClosed': { target: 'inactive', actions: 'stopProfilePage' },
           },
         },
       },

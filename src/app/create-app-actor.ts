@@ -85,7 +85,7 @@ export async function createAppActor(overrides: Partial<AppEnvironment> = {}): P
     systemPrefersDark: prefersDark(win),
   };
   const logic = appMachine.provide({
-    actors: createImplementations({ api, storage: env.storage, window: win, socketUrl: env.socketUrl }),
+    actors: createImplementations({ api, http, storage: env.storage, window: win, socketUrl: env.socketUrl }),
   });
   const actor = createActor(logic, { input, inspect });
 

@@ -2,12 +2,21 @@
  * Modal ids and the components that draw them. Features own the components; the app maps ids
  * to them here (lazy, so a modal's code loads when it first opens).
  */
+import { lazy } from 'react';
 import type { ModalRegistry } from './modal-host';
 
 export const MODAL_IDS = {
   deposit: 'deposit',
   withdraw: 'withdraw',
   transactionDetails: 'transactionDetails',
+  pairSelector: 'pairSelector',
 } as const;
 
-export const MODALS: ModalRegistry = {};
+export const MODALS: ModalRegistry = {
+  [MODAL_IDS.pairSelector]: lazy(() => import('../features/trading/PairSelectorModal').then((m) => ({ default: m.PairSelectorModal }))),
+  [MODAL_IDS.deposit]: lazy(() => import('../features/wallet/DepositModal').then((m) => ({ default: m.DepositModal }))),
+  [MODAL_IDS.withdraw]: lazy(() => import('../features/wallet/WithdrawModal').then((m) => ({ default: m.WithdrawModal }))),
+  [MODAL_IDS.transactionDetails]: lazy(() =>
+    import('../features/transactions/TransactionDetailsModal').then((m) => ({ default: m.TransactionDetailsModal })),
+  ),
+};

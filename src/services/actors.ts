@@ -21,6 +21,10 @@ import {
 } from '../../machines/password-reset/password-reset.machine';
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import type { Api } from './api';
+import type { HttpClient } from './http';
+import { tradingImplementations } from './trading-actors';
+import { profileImplementations } from './profile-actors';
+import { moneyImplementations } from './money-actors';
 import type { BrowserStorage } from './storage';
 import { createSocketConnection } from './socket';
 
@@ -29,6 +33,8 @@ export const ADMIN_TOKEN_PARAM = 'token';
 
 export interface ServiceDeps {
   api: Api;
+  /** The HTTP client the feature APIs (trading-api.ts, ...) are built on. */
+  http: HttpClient;
   storage: BrowserStorage;
   /** The browser window; null where there is none (the actions then only persist). */
   window: Window | null;
@@ -57,7 +63,7 @@ export function applyLanguageToDocument(win: Window | null, language: Language):
   if (win) win.document.documentElement.lang = language;
 }
 
-export function sessionImplementations({ api, storage, window: win }: ServiceDeps) {
+export function sessionImplementations({ api, storage, window: win }: Pick<ServiceDeps, 'api' | 'storage' | 'window'>) {
   return {
     actors: {
       login: fromPromise<LoginOutcome, LoginInput>(({ input }) => api.login(input)),
@@ -83,6 +89,9 @@ export function sessionImplementations({ api, storage, window: win }: ServiceDep
 export function createImplementations(deps: ServiceDeps) {
   const { api, storage, window: win } = deps;
   return {
+    ...tradingImplementations(deps),
+    ...profileImplementations(deps),
+    ...moneyImplementations(deps),
     session: sessionMachine.provide(sessionImplementations(deps)),
     socket: socketMachine.provide({
       actors: { socketConnection: createSocketConnection({ url: deps.socketUrl }) },

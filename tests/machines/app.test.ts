@@ -17,6 +17,7 @@ import { registrationMachine, type RegisterInput } from '../../machines/registra
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
 import { makeUser } from './fixtures';
+import { candle, EURUSD, makeOrder } from './trading-fixtures';
 
 const user = makeUser({
   balances: { EUR: { RealBalance: 25, DemoBalance: 10000 } },
@@ -48,8 +49,40 @@ const events: AnyEventObject[] = [
   { type: 'flow.passwordResetStarted', linkToken: 'link' },
   { type: 'flow.passwordResetStarted' },
   { type: 'flow.passwordResetEnded' },
+  { type: 'flow.profileOpened' },
+  { type: 'flow.profileClosed' },
+  { type: 'session.userRefreshRequested' },
+  { type: 'socket.messageReceived', event: 'document_status_update', payload: { document: { id: 3, status: 'approved', rejection_reason: null } } },
 ];
-const model: PathModel = { name: 'app', machine: appMachine, input, events };
+// Money: the wizards' flows, a child's socket request, the catalogue and status pushes.
+events.push(
+  { type: 'flow.depositStarted', requestKey: 'key-deposit-1' },
+  { type: 'flow.depositEnded' },
+  { type: 'flow.withdrawStarted', requestKey: 'key-withdraw-1' },
+  { type: 'flow.withdrawEnded' },
+  { type: 'socket.emitRequested', event: 'get_payment_methods', payload: {} },
+  { type: 'socket.messageReceived', event: 'init_payment_systems', payload: { payment_systems: [] } },
+  { type: 'socket.messageReceived', event: 'payment_status_update', payload: { transaction: { id: 41, status: 'approved', transaction_type: 'deposit' } } },
+);
+// Trading: the pair, candle and order pushes, a placed or closed order, the close flow.
+const tradingOrder = makeOrder({ order_id: 5 });
+events.push(
+  { type: 'socket.messageReceived', event: 'init_pairs', payload: { pairs: [EURUSD] } },
+  { type: 'socket.messageReceived', event: 'pairs_rates', payload: { rates: [{ pair_code: 'EURUSD', current_price: 1.1 }] } },
+  { type: 'socket.messageReceived', event: 'price_update', payload: { pair_code: 'EURUSD', price: 1.10001, time: 1 } },
+  { type: 'socket.messageReceived', event: 'init_candles', payload: { pair_code: 'EURUSD', timeframe: '1m', candles: [candle(60, 1.1)] } },
+  { type: 'socket.messageReceived', event: 'new_price', payload: { pair_code: 'EURUSD', open: 1, high: 1, low: 1, close: 1, time: 60, timeframe: '1m' } },
+  { type: 'socket.messageReceived', event: 'order_update', payload: { change: 'opened', order: tradingOrder } },
+  { type: 'socket.messageReceived', event: 'error_message', payload: { event: 'select_pair', message: 'Pair not found' } },
+  { type: 'order.placed', order: tradingOrder },
+  { type: 'order.closed', order: tradingOrder },
+  { type: 'flow.orderCloseStarted', orderId: 5 },
+  { type: 'flow.orderCloseEnded' },
+);
+// Six independent flow regions make 64 states: simple paths walk two of them (the others
+// are covered by the shortest and edge paths).
+const simplePathEvents = events.filter((e) => !e.type.startsWith('flow.') || /^flow\.(registration|orderClose)/.test(e.type));
+const model: PathModel = { name: 'app', machine: appMachine, input, events, simplePathEvents };
 
 describe('app machine paths', () => {
   afterAll(printCoverage);
@@ -77,6 +110,33 @@ describe('app routing helpers', () => {
     expect(route.toEvent({ event: 'provide_token', message: 'Unauthorized' })).toEqual({ type: 'session.userRefreshRequested' });
     expect(route.toEvent({ event: 'select_pair', message: 'Pair not found' })).toBeNull();
     expect(route.toEvent('garbage')).toBeNull();
+  });
+
+  it('routes document status pushes to the documents actor and drops malformed ones', () => {
+    const [route] = SOCKET_ROUTES.document_status_update;
+    expect(route.to).toBe('documents');
+    expect(route.toEvent({ document: { id: 3, status: 'rejected', rejection_reason: 'Blurry photo' } })).toEqual({
+      type: 'documents.statusUpdated',
+      document: { id: 3, status: 'rejected', rejection_reason: 'Blurry photo' },
+    });
+    expect(route.toEvent({ document: { id: 3, status: 'lost', rejection_reason: null } })).toBeNull();
+  });
+
+  it('routes the payment catalogue and status pushes to the money actors and drops malformed ones', () => {
+    const [methods] = SOCKET_ROUTES.init_payment_systems;
+    expect(methods.to).toBe('paymentMethods');
+    expect(methods.toEvent({ payment_systems: [] })).toEqual({ type: 'paymentMethods.received', methods: [] });
+    expect(methods.toEvent({ payment_systems: [{ id: 'x' }] })).toBeNull();
+    const update = { transaction: { id: 41, status: 'approved', transaction_type: 'deposit' } };
+    expect(SOCKET_ROUTES.payment_status_update.map((r) => [r.to, r.toEvent(update)])).toEqual([
+      ['deposit', { type: 'deposit.statusUpdated', transactionId: 41, status: 'approved' }],
+      ['withdraw', { type: 'withdraw.statusUpdated', transactionId: 41, status: 'approved' }],
+      ['transactions', { type: 'transactions.statusUpdated', transactionId: 41, status: 'approved', transactionType: 'deposit' }],
+    ]);
+    expect(SOCKET_ROUTES.payment_status_update[0].toEvent({ transaction: { id: 41, status: 'lost' } })).toBeNull();
+    const withdrawBalances = SOCKET_ROUTES.update_balances.find((r) => r.to === 'withdraw')!;
+    expect(withdrawBalances.toEvent({ balances: user.balances })).toEqual({ type: 'withdraw.balancesReceived', balances: user.balances });
+    expect(withdrawBalances.toEvent({ balances: 3 })).toBeNull();
   });
 
   it('confirms saved currency, account type, language and theme, not pair or timeframe', () => {
@@ -256,5 +316,108 @@ describe('app wiring with the real children', () => {
     expect(child('passwordReset').getSnapshot().value).toBe('enteringEmail');
     actor.send({ type: 'flow.passwordResetEnded' });
     expect(actor.system.get('passwordReset')).toBeUndefined();
+  });
+
+  it('spawns the profile screen with its sections, forwards their requests and stops them with it', async () => {
+    const { actor, child, toasts } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    actor.send({ type: 'flow.profileOpened' });
+    expect(actor.getSnapshot().matches({ profileFlow: 'active' })).toBe(true);
+    const documents = child('documents');
+    expect(child('profilePage').getSnapshot().children.documents).toBe(documents);
+    child('profilePage').send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'profile.personal.saved' } });
+    expect(toasts()).toContain('profile.personal.saved');
+    child('profilePage').send({ type: 'session.userRefreshRequested' });
+    expect(child('session').getSnapshot().matches({ loggedIn: { profile: 'refreshing' } })).toBe(true);
+    actor.send({ type: 'flow.profileClosed' });
+    expect(actor.system.get('profilePage')).toBeUndefined();
+    expect(actor.system.get('documents')).toBeUndefined();
+    expect(documents.getSnapshot().status).toBe('stopped');
+  });
+  it('runs the money flows: catalogue over the socket, wizards spawned from the balance, pushes routed, history cleared on logout', async () => {
+    const { actor, child, socket, logoutDone } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    socket.report({ type: 'socket.connected' });
+    actor.send({ type: 'flow.depositStarted', requestKey: 'key-deposit-1' });
+    expect(child('deposit').getSnapshot().context).toMatchObject({ requestKey: 'key-deposit-1', currency: 'EUR' });
+    expect(socket.emitted).toContainEqual({ type: 'socket.emitRequested', event: 'get_payment_methods', payload: {} });
+    expect(child('paymentMethods').getSnapshot().value).toBe('loading');
+    socket.report({ type: 'socket.messageReceived', event: 'init_payment_systems', payload: { payment_systems: [] } });
+    expect(child('paymentMethods').getSnapshot().value).toBe('ready');
+
+    actor.send({ type: 'flow.withdrawStarted', requestKey: 'key-withdraw-1' });
+    expect(child('withdraw').getSnapshot().context).toMatchObject({ currency: 'EUR', balances: user.balances });
+    const richer = { EUR: { RealBalance: 500, DemoBalance: 10000 } };
+    socket.report({ type: 'socket.messageReceived', event: 'update_balances', payload: { balances: richer } });
+    expect(child('withdraw').getSnapshot().context.balances).toEqual(richer);
+
+    socket.report({ type: 'socket.messageReceived', event: 'payment_status_update', payload: { transaction: { id: 9, status: 'failed', transaction_type: 'withdrawal' } } });
+    await waitFor(child('toasts'), (s) => s.context.toasts.some((t: { messageKey?: string }) => t.messageKey === 'transactions.toast_withdrawal_failed'));
+
+    actor.send({ type: 'flow.depositEnded' });
+    actor.send({ type: 'flow.withdrawEnded' });
+    expect(actor.system.get('deposit')).toBeUndefined();
+    expect(actor.system.get('withdraw')).toBeUndefined();
+
+    child('transactions').send({ type: 'transactions.filtersChanged', filters: { type: 'deposit' } });
+    expect(child('transactions').getSnapshot().context.filters.type).toBe('deposit');
+    child('session').send({ type: 'session.logoutRequested' });
+    logoutDone.resolve();
+    await waitFor(child('transactions'), (s) => s.context.filters.type === 'all');
+  });
+});
+
+describe('app wiring of the trading actors', () => {
+  it('routes the pair, candle and order pushes and drops malformed ones', () => {
+    expect(SOCKET_ROUTES.init_pairs[0].toEvent({ pairs: [EURUSD] })).toEqual({ type: 'pairs.pairsReceived', pairs: [EURUSD] });
+    expect(SOCKET_ROUTES.init_pairs[0].toEvent({ pairs: 'x' })).toBeNull();
+    expect(SOCKET_ROUTES.pairs_rates[0].toEvent({ rates: [{ pair_code: 'EURUSD', current_price: 1.1 }] })).toEqual({
+      type: 'pairs.ratesReceived',
+      rates: [{ pair_code: 'EURUSD', current_price: 1.1 }],
+    });
+    expect(SOCKET_ROUTES.price_update[0].toEvent({ pair_code: 'EURUSD', price: 1.2, time: 5 })).toEqual({ type: 'pairs.priceUpdated', pairCode: 'EURUSD', price: 1.2 });
+    expect(SOCKET_ROUTES.new_price[0].toEvent({ pair_code: 'EURUSD', open: 1, high: 2, low: 0.5, close: 1.5, time: 60, timeframe: '1m' })).toEqual({
+      type: 'chart.candleUpdated',
+      candle: { pair_code: 'EURUSD', timeframe: '1m', timestamp: 60, open: 1, high: 2, low: 0.5, close: 1.5, volume: 0 },
+    });
+    expect(SOCKET_ROUTES.new_price[0].toEvent({ pair_code: 'EURUSD', time: 60, timeframe: '2m' })).toBeNull();
+    expect(SOCKET_ROUTES.init_candles[0].toEvent({ pair_code: 'EURUSD', timeframe: '1m', candles: [] })).toEqual({
+      type: 'chart.candlesReceived',
+      pairCode: 'EURUSD',
+      timeframe: '1m',
+      candles: [],
+    });
+    const order = makeOrder({ order_id: 9 });
+    expect(SOCKET_ROUTES.order_update[0].toEvent({ change: 'settled', order })).toEqual({ type: 'orders.orderUpdated', change: 'settled', order });
+    expect(SOCKET_ROUTES.order_update[0].toEvent({ change: 'moved', order })).toBeNull();
+    const chartRoute = SOCKET_ROUTES.error_message.find((r) => r.to === 'chart')!;
+    expect(chartRoute.toEvent({ event: 'select_pair', message: 'Pair not found' })).toEqual({ type: 'chart.subscriptionFailed', message: 'Pair not found' });
+    expect(chartRoute.toEvent({ event: 'provide_token', message: 'Unauthorized' })).toBeNull();
+  });
+
+  it('on login selects the default pair, saves it, subscribes the socket and feeds the chart and the orders', async () => {
+    const { actor, child, socket, saves, toasts } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    socket.report({ type: 'socket.connected' });
+    socket.report({ type: 'socket.messageReceived', event: 'init_pairs', payload: { pairs: [EURUSD] } });
+    expect(child('pairs').getSnapshot().context).toMatchObject({ currentPair: 'EURUSD', currentTimeframe: '5s' });
+    expect(saves).toContainEqual({ patch: { currentPair: 'EURUSD', currentTimeframe: '5s' } });
+    expect(socket.emitted).toContainEqual({ type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: 'EURUSD', timeframe: '5s', token: 'tok-login' } });
+
+    socket.report({ type: 'socket.messageReceived', event: 'init_candles', payload: { pair_code: 'EURUSD', timeframe: '5s', candles: [candle(5, 1.1, { timeframe: '5s' })] } });
+    expect(child('chart').getSnapshot().value).toBe('live');
+
+    const order = makeOrder({ order_id: 11, amount: 10 });
+    socket.report({ type: 'socket.messageReceived', event: 'order_update', payload: { change: 'settled', order: { ...order, status: 'closed', result: 'lost', payout: 0, profit_loss: -10 } } });
+    await waitFor(child('toasts'), (s) => s.context.toasts.length > 0);
+    expect(toasts()).toContain('orders.settled_lost');
+
+    actor.send({ type: 'flow.orderCloseStarted', orderId: 11 });
+    expect(child('orderClose').getSnapshot().context.orderId).toBe(11);
+    actor.send({ type: 'flow.orderCloseEnded' });
+    expect(actor.system.get('orderClose')).toBeUndefined();
   });
 });
