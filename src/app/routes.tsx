@@ -27,6 +27,7 @@ const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
 const TradingPage = lazy(() => import('../features/trading/TradingPage').then((m) => ({ default: m.TradingPage })));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const TransactionsSection = lazy(() => import('../features/transactions/TransactionsSection').then((m) => ({ default: m.TransactionsSection })));
 
 /** Routes on which the header and side menu never show. */
 export const CHROMELESS_ROUTES = ['/auth', '/register', '/reset-password', '/reset-password-code'];
@@ -78,7 +79,8 @@ export function AppRoutes() {
         </Route>
         <Route path="/profile">
           <RequireAuth>
-            <ProfilePage />
+            {/* Features never import each other: the route places the money area's history in the profile. */}
+            <ProfilePage transactions={<TransactionsSection />} />
           </RequireAuth>
         </Route>
         <Route path="/auth">
