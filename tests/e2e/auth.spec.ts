@@ -8,6 +8,7 @@ import { latestMail, logIn, logOut, registerThroughForm, screenshot, uniqueUser 
 
 test('register in three steps, log out, log in again', async ({ page }) => {
   await page.goto('/auth?mode=register');
+  await expect(page.getByRole('textbox', { name: 'Username', exact: true })).toBeVisible();
   await screenshot(page, 'auth-register-step1');
   // Per-step validation on blur: a too-short username is reported before moving on.
   await page.getByRole('textbox', { name: 'Username', exact: true }).fill('ab');
