@@ -112,8 +112,13 @@ export function toPersistedSession(context: SessionContext): PersistedSession {
   };
 }
 
-/** An admin session stays admin while the session lives (spec section 4). */
-function keepAdmin(current: SessionType | null): SessionType {
+/**
+ * The type of the live session (spec section 4: admin is never downgraded). Only the admin link
+ * opens an admin session; a login, second factor or registration (all from `loggedOut`, where no
+ * session lives) opens a user one; nothing while `loggedIn` (token refresh, user re-fetch,
+ * settings) changes the type, so an admin session stays admin until it ends.
+ */
+function sessionTypeOf(current: SessionType | null): SessionType {
   return current === 'admin' ? 'admin' : 'user';
 }
 
@@ -194,7 +199,7 @@ export const sessionMachine = setup({
       token: session.token,
       refreshToken: session.refreshToken,
       user: session.user,
-      sessionType: keepAdmin(context.sessionType),
+      sessionType: 'user' as const,
       ...settingsFields(session.user, context),
       loginError: null,
       twoFactorChallenge: null,
@@ -219,8 +224,12 @@ export const sessionMachine = setup({
     clearChallenge: assign({ twoFactorChallenge: null, loginError: null }),
     /** Logout and 401: everything goes, the session type too. */
     clearSession: assign({ ...CLEARED, sessionType: null, loginError: null }),
-    /** A stored token the server refused: the credentials go, an admin session type stays. */
-    clearCredentials: assign({ ...CLEARED }),
+    /**
+     * A stored token the server refused: that session is over, admin or not (its type goes with
+     * it, so a later login is a user session that logs out through the user endpoint); a message
+     * from a refused admin link stays for the form.
+     */
+    clearCredentials: assign({ ...CLEARED, sessionType: null }),
     assignTokens: assign(({ event }) => {
       assertEvent(event, 'session.tokensRefreshed');
       return { token: event.token, refreshToken: event.refreshToken };
@@ -250,7 +259,7 @@ export const sessionMachine = setup({
         type: 'session.loggedIn',
         token: context.token ?? '',
         user: requireUser(context),
-        sessionType: keepAdmin(context.sessionType),
+        sessionType: sessionTypeOf(context.sessionType),
       }),
     ),
     notifyLoggedOut: sendParent((_, params: { reason: LogoutReason }): SessionParentEvent => ({ type: 'session.loggedOut', reason: params.reason })),
@@ -336,7 +345,7 @@ export const sessionMachine = setup({
         },
         onError: {
           target: 'loggedOut',
-          description: 'The stored token is cleared (an admin session type survives).',
+          description: 'The stored session is over: its tokens and type are cleared.',
           actions: ['clearCredentials', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
         },
       },

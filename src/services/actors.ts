@@ -76,7 +76,15 @@ export function sessionImplementations({ api, storage, window: win }: Pick<Servi
         if (input.sessionType === 'admin') await api.adminLogout();
         else await api.logout(stored.refreshToken);
       }),
-      exchangeAdminToken: fromPromise<AuthSession, ExchangeAdminTokenInput>(({ input }) => api.exchangeAdminToken(input.adminToken)),
+      exchangeAdminToken: fromPromise<AuthSession, ExchangeAdminTokenInput>(async ({ input }) => {
+        const session = await api.exchangeAdminToken(input.adminToken);
+        // The admin session replaces a stored user session: end that one on the server too (its
+        // token is still the bearer until the machine takes the new one), so no refresh token is
+        // left valid behind the person's back. Best effort: the admin session is open either way.
+        const stored = storage.loadSession();
+        if (stored?.token && stored.sessionType !== 'admin') await api.logout(stored.refreshToken).catch(() => undefined);
+        return session;
+      }),
       saveFrontSettings: fromPromise<unknown, SaveFrontSettingsInput>(({ input }) => api.updateFrontSettings(input.patch)),
     },
     actions: {

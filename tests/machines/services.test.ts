@@ -152,3 +152,46 @@ describe('the logout actor', () => {
     expect(api.adminLogout).not.toHaveBeenCalled();
   });
 });
+
+describe('the admin-link actor', () => {
+  const user = makeUser();
+  const adminSession = { token: 'tok-admin', refreshToken: 'ref-admin', user };
+
+  async function openAdminLink(storedType: 'user' | 'admin' | null, exchange: () => Promise<typeof adminSession>) {
+    const calls: string[] = [];
+    const api = {
+      exchangeAdminToken: vi.fn(async (token: string) => {
+        calls.push(`exchange ${token}`);
+        return exchange();
+      }),
+      logout: vi.fn(async (refreshToken: string | null) => {
+        calls.push(`logout ${refreshToken}`);
+        throw new Error('offline');
+      }),
+    };
+    const storage = createStorage(memoryStore());
+    if (storedType) storage.saveSession({ token: 'tok-old', refreshToken: 'ref-old', user, isAuthenticated: true, balanceType: null, currentPair: null, currentTimeframe: null, sessionType: storedType });
+    const { actors } = sessionImplementations({ api: api as unknown as Api, storage, window: null });
+    const result = await toPromise(createActor(actors.exchangeAdminToken, { input: { adminToken: 'adm-1' } }).start()).then(
+      (session) => ({ session, error: null }),
+      (error: unknown) => ({ session: null, error }),
+    );
+    return { calls, result };
+  }
+
+  it('ends the stored user session on the server once the admin session is open, even if that call fails', async () => {
+    const { calls, result } = await openAdminLink('user', async () => adminSession);
+    expect(calls).toEqual(['exchange adm-1', 'logout ref-old']);
+    expect(result.session).toEqual(adminSession);
+  });
+
+  it('keeps the stored session when the admin link is refused, and touches nothing when none is stored', async () => {
+    const refused = await openAdminLink('user', async () => Promise.reject(new Error('Invalid or expired admin link')));
+    expect(refused.calls).toEqual(['exchange adm-1']);
+    expect(refused.result.error).toBeInstanceOf(Error);
+    const fresh = await openAdminLink(null, async () => adminSession);
+    expect(fresh.calls).toEqual(['exchange adm-1']);
+    const overAdmin = await openAdminLink('admin', async () => adminSession);
+    expect(overAdmin.calls).toEqual(['exchange adm-1']);
+  });
+});

@@ -248,29 +248,40 @@ describe('session rules', () => {
     expect(h.actor.getSnapshot().context).toMatchObject({ token: 'tok-old', sessionType: 'user', loginError: 'Invalid admin token', adminToken: null });
   });
 
-  it('never downgrades an admin session to user: a later login or registration keeps admin', async () => {
+  it('never downgrades a live admin session: token refreshes, user re-fetches and settings keep admin', async () => {
+    const adminPersisted: PersistedSession = { ...persisted, sessionType: 'admin' };
+    const h = harness({ persistedSession: adminPersisted, adminToken: null });
+    await waitFor(h.actor, (s) => s.matches('loggedIn'));
+    expect(h.parentEvents[0]).toEqual({ type: 'session.loggedIn', token: 'tok-old', user, sessionType: 'admin' });
+    h.actor.send({ type: 'session.tokensRefreshed', token: 'tok-new', refreshToken: 'ref-new' });
+    h.actor.send({ type: 'session.userRefreshRequested' });
+    await waitFor(h.actor, (s) => s.matches({ loggedIn: { profile: 'current' } }));
+    h.actor.send({ type: 'session.settingsChanged', patch: { theme: 'light' } });
+    expect(h.actor.getSnapshot().context.sessionType).toBe('admin');
+    expect(h.persistSession).toHaveBeenLastCalledWith(expect.objectContaining({ sessionType: 'admin', token: 'tok-new' }));
+    h.actor.send({ type: 'session.logoutRequested' });
+    expect(h.logoutCalls).toEqual([{ sessionType: 'admin' }]);
+  });
+
+  it('ends a refused stored admin session with its type, so a later login is a user session', async () => {
     const adminPersisted: PersistedSession = { ...persisted, sessionType: 'admin' };
     const h = harness(
       { persistedSession: adminPersisted, adminToken: null },
-      { fetchMe: () => Promise.reject(new Error('Unauthorized')), login: () => Promise.resolve(authenticated('tok-login')) },
+      { fetchMe: () => Promise.reject(new Error('Failed to get user data')), login: () => Promise.resolve(authenticated('tok-login')) },
     );
     await waitFor(h.actor, (s) => s.matches('loggedOut'));
-    // The refused stored token is gone, the admin session type is not.
-    expect(h.actor.getSnapshot().context).toMatchObject({ token: null, user: null, sessionType: 'admin' });
+    expect(h.actor.getSnapshot().context).toMatchObject({ token: null, user: null, sessionType: null });
     h.actor.send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
     await waitFor(h.actor, (s) => s.matches('loggedIn'));
-    expect(h.actor.getSnapshot().context.sessionType).toBe('admin');
-    expect(h.parentEvents.at(-1)).toEqual({ type: 'session.loggedIn', token: 'tok-login', user, sessionType: 'admin' });
+    expect(h.parentEvents.at(-1)).toEqual({ type: 'session.loggedIn', token: 'tok-login', user, sessionType: 'user' });
+    // The user session logs out through the user endpoint, never the admin one.
+    h.actor.send({ type: 'session.logoutRequested' });
+    expect(h.logoutCalls).toEqual([{ sessionType: 'user' }]);
 
     const r = harness({ persistedSession: adminPersisted, adminToken: null }, { fetchMe: () => Promise.reject(new Error('Unauthorized')) });
     await waitFor(r.actor, (s) => s.matches('loggedOut'));
     r.actor.send({ type: 'session.registered', token: 'tok-reg', refreshToken: 'ref-reg', user });
-    expect(r.actor.getSnapshot().context.sessionType).toBe('admin');
-
-    const plain = harness({ persistedSession: null, adminToken: null }, { login: () => Promise.resolve(authenticated('tok-u')) });
-    plain.actor.send({ type: 'session.loginSubmitted', username: 'a', password: 'b' });
-    await waitFor(plain.actor, (s) => s.matches('loggedIn'));
-    expect(plain.actor.getSnapshot().context.sessionType).toBe('user');
+    expect(r.actor.getSnapshot().context.sessionType).toBe('user');
   });
 
   it('clears a stored token the server refuses and stays logged out', async () => {
