@@ -42,6 +42,9 @@ async function main() {
       process.exit(1);
     }
   };
+  // A promise nobody awaited (a listener, a timer) must not take the whole server down: log it.
+  // Request and socket handlers answer their own failures; this is the last line.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

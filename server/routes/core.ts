@@ -3,36 +3,95 @@
  * (provide_token, get_userdata, ping/pong) plus update_balances after every balance change.
  */
 import * as v from 'valibot';
-import type { Socket } from 'socket.io';
+import type { Server as SocketServer, Socket } from 'socket.io';
 import type { AppContext, ServerModule } from '../context';
-import { ok } from '../../contract/envelope';
+import { ErrorText, ok } from '../../contract/envelope';
 import { CURRENCIES, DEFAULT_CURRENCY } from '../../contract/currencies';
 import { GetUserdataSchema, ProvideTokenSchema } from '../../contract/socket';
 import { getBalances } from '../domain/ledger';
 import { parseFrontSettings } from '../domain/users';
+import type { AccessClaims } from '../domain/auth/tokens';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
-/** Per-socket state: who the socket belongs to once it provided a valid token. */
+/** Per-socket state: who the socket belongs to once it provided a valid token, and that token's claims. */
 export interface SocketSession {
   userId: number | null;
+  claims: AccessClaims | null;
 }
 
 export function socketSession(socket: Socket): SocketSession {
   const data = socket.data as { session?: SocketSession };
-  return (data.session ??= { userId: null });
+  return (data.session ??= { userId: null, claims: null });
 }
 
+/** How often open sockets are re-checked against their token's expiry and session (logout, revocation). */
+export const SOCKET_SESSION_SWEEP_MS = 10_000;
+
+/** The socket stops being the user's: it leaves the user's room and hears no more pushes. */
+async function forgetSocketUser(socket: Socket): Promise<void> {
+  const session = socketSession(socket);
+  if (session.userId !== null) await socket.leave(userRoom(session.userId));
+  session.userId = null;
+  session.claims = null;
+}
+
+/**
+ * The user a token stands for, joining the socket to that user's room; a token that is not (or no
+ * longer) valid takes the socket out of any room an earlier token put it in.
+ */
 async function authenticateSocket(ctx: AppContext, socket: Socket, token: string): Promise<number | null> {
   const claims = await ctx.tokens.verify(token, ctx.now());
-  if (!claims || !(await ctx.isSessionActive(claims))) return null;
+  if (!claims || !(await ctx.isSessionActive(claims))) {
+    await forgetSocketUser(socket);
+    return null;
+  }
   const session = socketSession(socket);
   if (session.userId !== claims.userId) {
     if (session.userId !== null) await socket.leave(userRoom(session.userId));
     session.userId = claims.userId;
     await socket.join(userRoom(claims.userId));
   }
+  session.claims = claims;
   return claims.userId;
+}
+
+/** Whether the token a socket authenticated with still holds: not expired, its session not ended. */
+async function isSocketSessionValid(ctx: AppContext, session: SocketSession): Promise<boolean> {
+  const { claims } = session;
+  if (!claims) return false;
+  if (claims.expiresAt !== undefined && claims.expiresAt <= ctx.now()) return false;
+  return ctx.isSessionActive(claims);
+}
+
+/**
+ * Sockets whose token expired or whose session ended (logout, password change, refresh-token
+ * reuse) leave the user's room and are told `error_message {event: 'provide_token', message:
+ * 'Unauthorized'}`, so a live client refreshes its token and provides it again.
+ */
+export async function sweepSocketSessions(ctx: AppContext, io: SocketServer): Promise<number> {
+  let dropped = 0;
+  for (const socket of io.sockets.sockets.values()) {
+    const session = socketSession(socket);
+    if (session.userId === null || (await isSocketSessionValid(ctx, session))) continue;
+    await forgetSocketUser(socket);
+    socket.emit('error_message', { event: 'provide_token', message: ErrorText.unauthorized });
+    dropped++;
+  }
+  return dropped;
+}
+
+/**
+ * An async socket handler that never rejects: a failure is logged and answered with
+ * `error_message {event, message: 'Request failed'}` (internals never reach the client).
+ */
+export function socketHandler(ctx: AppContext, socket: Socket, event: string, handle: (raw: unknown) => Promise<unknown>) {
+  return (raw: unknown) => {
+    handle(raw).catch((err: unknown) => {
+      ctx.log.error({ err, event }, 'socket handler failed');
+      socket.emit('error_message', { event, message: ErrorText.requestFailed });
+    });
+  };
 }
 
 export async function userdataFor(ctx: AppContext, userId: number) {
@@ -61,21 +120,27 @@ export const coreModule: ServerModule = {
       socketSession(socket);
       socket.emit('init_valuts', { valuts_data: [...CURRENCIES] });
 
-      socket.on('provide_token', async (raw: unknown) => {
-        const parsed = v.safeParse(ProvideTokenSchema, raw);
-        if (!parsed.success) return socket.emit('error_message', { event: 'provide_token', message: 'Invalid payload' });
-        const userId = await authenticateSocket(ctx, socket, parsed.output.token);
-        if (userId === null) socket.emit('error_message', { event: 'provide_token', message: 'Unauthorized' });
-      });
+      socket.on(
+        'provide_token',
+        socketHandler(ctx, socket, 'provide_token', async (raw) => {
+          const parsed = v.safeParse(ProvideTokenSchema, raw);
+          if (!parsed.success) return socket.emit('error_message', { event: 'provide_token', message: 'Invalid payload' });
+          const userId = await authenticateSocket(ctx, socket, parsed.output.token);
+          if (userId === null) socket.emit('error_message', { event: 'provide_token', message: ErrorText.unauthorized });
+        }),
+      );
 
-      socket.on('get_userdata', async (raw: unknown) => {
-        const parsed = v.safeParse(GetUserdataSchema, raw);
-        if (!parsed.success) return socket.emit('error_message', { event: 'get_userdata', message: 'Invalid payload' });
-        const userId = await authenticateSocket(ctx, socket, parsed.output.token);
-        if (userId === null) return socket.emit('error_message', { event: 'get_userdata', message: 'Unauthorized' });
-        const data = await userdataFor(ctx, userId);
-        if (data) socket.emit('userdata', data);
-      });
+      socket.on(
+        'get_userdata',
+        socketHandler(ctx, socket, 'get_userdata', async (raw) => {
+          const parsed = v.safeParse(GetUserdataSchema, raw);
+          if (!parsed.success) return socket.emit('error_message', { event: 'get_userdata', message: 'Invalid payload' });
+          const userId = await authenticateSocket(ctx, socket, parsed.output.token);
+          if (userId === null) return socket.emit('error_message', { event: 'get_userdata', message: ErrorText.unauthorized });
+          const data = await userdataFor(ctx, userId);
+          if (data) socket.emit('userdata', data);
+        }),
+      );
 
       socket.on('ping', () => socket.emit('pong', { time: ctx.now() }));
     });
@@ -86,4 +151,20 @@ export const coreModule: ServerModule = {
       io.to(userRoom(event.userId)).emit('update_balances', { balances });
     });
   },
+  start(ctx) {
+    const io = ctx.io;
+    if (!io) return;
+    const timer = setInterval(() => {
+      sweepSocketSessions(ctx, io).catch((err: unknown) => ctx.log.error({ err }, 'socket session sweep failed'));
+    }, SOCKET_SESSION_SWEEP_MS);
+    timer.unref();
+    sweepTimers.set(ctx, timer);
+  },
+  stop(ctx) {
+    clearInterval(sweepTimers.get(ctx));
+    sweepTimers.delete(ctx);
+  },
 };
+
+/** One sweep timer per running app (tests run several in one process). */
+const sweepTimers = new WeakMap<AppContext, ReturnType<typeof setInterval>>();

@@ -12,6 +12,8 @@ export interface AccessClaims {
   userId: number;
   sessionType: SessionType;
   family: string;
+  /** When the token stops being valid (ms since the epoch); set by verify(). */
+  expiresAt?: number;
 }
 
 const ISSUER = 'tradeterminal';
@@ -55,7 +57,8 @@ export class AccessTokens {
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;
       if (st !== 'user' && st !== 'admin') return null;
       if (typeof fam !== 'string') return null;
-      return { userId, sessionType: st, family: fam };
+      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
+      return { userId, sessionType: st, family: fam, expiresAt };
     } catch {
       return null;
     }
