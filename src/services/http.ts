@@ -122,6 +122,8 @@ export interface RequestOptions {
   /** On a 401, refresh once and retry (default true for bearer calls). */
   recoverUnauthorized?: boolean;
   signal?: AbortSignal;
+  /** Milliseconds before this call gives up (status 0); default the client's (API_TIMEOUT_MS). Uploads pass a longer one. */
+  timeout?: number;
 }
 
 export interface HttpClient {
@@ -163,6 +165,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         query: opts.query,
         headers,
         signal: opts.signal,
+        // Only when given: an explicit undefined would replace the client's default.
+        ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}),
       });
     } catch (error) {
       // No response: offline, DNS, refused, timed out or aborted.

@@ -39,6 +39,12 @@ function get(body: unknown, key: string): unknown {
 /** A 2xx answer whose data does not have the promised shape. */
 const unexpected = (fallback: string, body: unknown) => new ApiError(400, fallback, { serverMessage: null, body });
 
+/**
+ * Uploads send up to 5 x 10 MB (and the server decodes every file before answering): the
+ * default 10 s API timeout would cut them off on an ordinary connection.
+ */
+export const UPLOAD_TIMEOUT_MS = 120_000;
+
 export function createProfileApi(http: HttpClient) {
   /** The envelope's data of a successful call (success must be true). */
   async function data(fallback: string, path: string, options: RequestOptions): Promise<unknown> {
@@ -71,7 +77,7 @@ export function createProfileApi(http: HttpClient) {
     uploadAvatar(file: Blob, name = 'avatar'): Promise<{ avatar_url: string }> {
       const form = new FormData();
       form.append('avatar', file, name);
-      return parsed(AvatarResultSchema, PROFILE_API_FALLBACK.avatar, '/api/v2/profile/avatar', { method: 'POST', body: form });
+      return parsed(AvatarResultSchema, PROFILE_API_FALLBACK.avatar, '/api/v2/profile/avatar', { method: 'POST', body: form, timeout: UPLOAD_TIMEOUT_MS });
     },
 
     async changePassword(input: { old_password: string; new_password: string; confirm_password: string }): Promise<void> {
@@ -109,7 +115,7 @@ export function createProfileApi(http: HttpClient) {
       const form = new FormData();
       form.append('type', type);
       for (const file of files) form.append('files', file, file.name);
-      const value = await data(PROFILE_API_FALLBACK.uploadDocuments, '/api/v2/documents/upload', { method: 'POST', body: form });
+      const value = await data(PROFILE_API_FALLBACK.uploadDocuments, '/api/v2/documents/upload', { method: 'POST', body: form, timeout: UPLOAD_TIMEOUT_MS });
       const result = v.safeParse(DocumentSchema, get(value, 'document'));
       if (!result.success) throw unexpected(PROFILE_API_FALLBACK.uploadDocuments, value);
       return result.output;

@@ -7,7 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError, createHttpClient, errorFromResponse, type HttpAuth, type RequestOptions } from '../../src/services/http';
+import { API_TIMEOUT_MS, ApiError, createHttpClient, errorFromResponse, type HttpAuth, type RequestOptions } from '../../src/services/http';
+import { UPLOAD_TIMEOUT_MS, createProfileApi } from '../../src/services/profile-api';
 import { createApi, parseLoginResponse } from '../../src/services/api';
 
 // ---- a scriptable server ----------------------------------------------------------------------
@@ -150,6 +151,18 @@ describe('response-level errors (spec section 8)', () => {
     handler = () => ({ ...ok({}), delayMs: 400 });
     const timedOut = await failure(createHttpClient({ baseURL, timeout: 100 }).request('/slow', { auth: false }));
     expect(timedOut.status).toBe(0);
+  });
+
+  it('honours a per-request timeout over the client default, both ways', async () => {
+    handler = () => ({ ...ok({ slow: true }), delayMs: 300 });
+    // A short client default, a longer per-request timeout (an upload): the answer arrives.
+    const patient = createHttpClient({ baseURL, timeout: 100 });
+    expect(await patient.request('/upload', { auth: false, timeout: 2_000 })).toMatchObject({ data: { slow: true } });
+    // Without the option the same client still gives up after its own 100 ms.
+    expect((await failure(patient.request('/upload', { auth: false }))).status).toBe(0);
+    // A long client default, a short per-request timeout: that call gives up.
+    const cut = await failure(createHttpClient({ baseURL, timeout: 5_000 }).request('/upload', { auth: false, timeout: 50 }));
+    expect([cut.status, cut.message]).toEqual([0, 'Request failed']);
   });
 
   it('maps responses without a server too (errorFromResponse)', () => {
@@ -406,5 +419,30 @@ describe('api calls', () => {
       ['/api/platform/auth/logout', 'Bearer tok', { refresh_token: 'ref-9' }],
       ['/api/admin/logout', 'Bearer tok', {}],
     ]);
+  });
+});
+
+describe('profile uploads', () => {
+  it('give the avatar and document uploads the long upload timeout, and nothing else', async () => {
+    const calls: [string, RequestOptions | undefined][] = [];
+    const document = { id: 1, type: 'passport', status: 'uploaded', files: [], created_at: 1, updated_at: 1, rejection_reason: null };
+    const recorder = {
+      setAuth: () => undefined,
+      async request<T>(path: string, options?: RequestOptions): Promise<T> {
+        calls.push([path, options]);
+        const data = path.endsWith('/avatar') ? { avatar_url: '/uploads/avatars/a.webp' } : path.endsWith('/upload') ? { document } : {};
+        return { success: true, data, error: null, error_message: null } as T;
+      },
+    };
+    const profileApi = createProfileApi(recorder);
+    await profileApi.uploadAvatar(new Blob(['x']), 'me.png');
+    await profileApi.uploadDocuments('passport', [new File(['%PDF-'], 'a.pdf')]);
+    await profileApi.changePassword({ old_password: 'a', new_password: 'b', confirm_password: 'b' });
+    expect(calls.map(([path, o]) => [path, o?.timeout])).toEqual([
+      ['/api/v2/profile/avatar', UPLOAD_TIMEOUT_MS],
+      ['/api/v2/documents/upload', UPLOAD_TIMEOUT_MS],
+      ['/api/v2/user/change-password', undefined],
+    ]);
+    expect(UPLOAD_TIMEOUT_MS).toBeGreaterThan(API_TIMEOUT_MS);
   });
 });
