@@ -134,6 +134,26 @@ describe('codes', () => {
     expect((await verify(u, codeOfStep(secret, stepNow() + 1))).status).toBe(200);
   });
 
+  it('accept the step behind (a phone clock running late) but not two steps behind', async () => {
+    const u = await register(server);
+    const { secret } = (await enable(u)).body.data;
+    expect((await verify(u, codeOfStep(secret, stepNow() - 2))).body.error).toBe('Invalid code');
+    expect((await verify(u, codeOfStep(secret, stepNow() + 2))).body.error).toBe('Invalid code');
+    expect((await server.api('GET', '/api/v2/user/profile', undefined, u.token)).body.data.two_factor_enabled).toBe(false);
+    const behind = await verify(u, codeOfStep(secret, stepNow() - 1));
+    expect(behind.status, JSON.stringify(behind.body)).toBe(200);
+    expect((await server.api('GET', '/api/v2/user/profile', undefined, u.token)).body.data.two_factor_enabled).toBe(true);
+
+    // Once on, the login's second step allows the same drift: one step behind yes, two no.
+    clock.advance(2 * STEP);
+    const first = await login(u);
+    const challenge: string = first.body.data.challenge;
+    expect((await second(challenge, codeOfStep(secret, stepNow() - 2))).body.error).toBe('Invalid code');
+    const late = await second(challenge, codeOfStep(secret, stepNow() - 1));
+    expect(late.status, JSON.stringify(late.body)).toBe(200);
+    expect(late.body.data.token).toEqual(expect.any(String));
+  });
+
   it('work once: a reused code and an older one are refused; a later step works', async () => {
     const { u, secret } = await enabledUser();
     const used = codeAt(secret, clock.t);
