@@ -135,26 +135,29 @@ export const COUNTRY_CODES = [
 ] as const;
 const COUNTRY_SET: ReadonlySet<string> = new Set(COUNTRY_CODES);
 
-let zones: ReadonlySet<string> | null = null;
-/** IANA zones this runtime lists (Intl.supportedValuesOf), plus "UTC", which it lists only as an alias. */
-export function timeZones(): ReadonlySet<string> {
-  zones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
-  return zones;
-}
+/** The shape of an IANA zone name ("UTC", "Europe/Madrid", "America/Argentina/Buenos_Aires", "Etc/GMT+5"); no offsets like "+05:00". */
+const TIME_ZONE_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+export const TIME_ZONE_MAX = 64;
 
 /**
- * Whether `zone` is an IANA zone: one of the listed names, or an alias of one (the list holds
- * canonical names only, and runtimes disagree on which spelling is canonical: a browser may
- * report "Europe/Kyiv" where this runtime lists "Europe/Kiev").
+ * The canonical spelling of an IANA time zone, or null when `zone` is not one: the runtime's
+ * Intl knows the zone (the DateTimeFormat constructor does not throw) and answers its canonical
+ * name, so "europe/madrid" becomes "Europe/Madrid", "utc" and "Etc/UTC" become "UTC", and
+ * "Etc/GMT+5" is a zone like any other. Aliases become the runtime's canonical name (Node 20:
+ * "US/Eastern" -> "America/New_York", "Europe/Kyiv" -> "Europe/Kiev").
  */
-export function isTimeZone(zone: string): boolean {
-  if (timeZones().has(zone)) return true;
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(zone)) return false;
+export function canonicalTimeZone(zone: string): string | null {
+  if (zone.length > TIME_ZONE_MAX || !TIME_ZONE_SHAPE.test(zone)) return null;
   try {
-    return timeZones().has(new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone);
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether `zone` is an IANA time zone this runtime knows, in any case or as an alias. */
+export function isTimeZone(zone: string): boolean {
+  return canonicalTimeZone(zone) !== null;
 }
 
 export const GENDERS = ['male', 'female', 'other'] as const;
@@ -246,7 +249,13 @@ export function personalDataSchema(now: () => number = Date.now) {
         gender: clearable('Gender', v.picklist(GENDERS, 'Gender must be male, female or other')),
         timezone: clearable(
           'Timezone',
-          v.pipe(v.string(), v.maxLength(64, 'Unknown timezone'), v.check(isTimeZone, 'Unknown timezone')),
+          v.pipe(
+            v.string(),
+            // isTimeZone checks the length (TIME_ZONE_MAX) first: one message for any bad name.
+            v.check(isTimeZone, 'Unknown timezone'),
+            // Stored as the canonical name, whatever case or alias was sent.
+            v.transform((zone) => canonicalTimeZone(zone) ?? zone),
+          ),
         ),
         citizenship: clearable(
           'Citizenship',

@@ -216,10 +216,45 @@ describe('POST /api/v2/profile/personal-data', () => {
     expect((await update(a, { nickname: nick.toUpperCase() })).status).toBe(200);
   });
 
-  it('accepts a time-zone alias the runtime does not list (Europe/Kyiv) and UTC', async () => {
+  it('accepts any zone the runtime knows and stores its canonical name, whatever the case or alias', async () => {
     const u = await register(server);
-    expect((await update(u, { timezone: 'Europe/Kyiv' })).body.data.timezone).toBe('Europe/Kyiv');
-    expect((await update(u, { timezone: 'UTC' })).body.data.timezone).toBe('UTC');
+    const canonical = (zone: string) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    const cases: [sent: string, stored: string][] = [
+      ['europe/madrid', 'Europe/Madrid'],
+      ['EUROPE/MADRID', 'Europe/Madrid'],
+      ['Etc/GMT+5', 'Etc/GMT+5'],
+      ['etc/gmt-14', 'Etc/GMT-14'],
+      ['UTC', 'UTC'],
+      ['utc', 'UTC'],
+      ['Etc/UTC', 'UTC'],
+      ['America/North_Dakota/New_Salem', 'America/North_Dakota/New_Salem'],
+      // An alias becomes the runtime's canonical name (Node 20's ICU: Europe/Kiev; newer: Europe/Kyiv).
+      ['Europe/Kyiv', canonical('Europe/Kyiv')],
+      ['US/Eastern', 'America/New_York'],
+    ];
+    for (const [sent, stored] of cases) {
+      const r = await update(u, { timezone: sent });
+      expect(r.status, `${sent}: ${JSON.stringify(r.body)}`).toBe(200);
+      expect(r.body.data.timezone, sent).toBe(stored);
+      expect((await storedProfile(u.userId)).extra?.timezone, sent).toBe(stored);
+    }
+    expect((await profile(u)).body.data.timezone).toBe('America/New_York');
+  });
+
+  it('refuses names Intl does not know, offsets and odd shapes, and changes nothing', async () => {
+    const u = await register(server);
+    expect((await update(u, { timezone: 'Asia/Tokyo' })).status).toBe(200);
+    for (const bad of ['Europe/Madird', 'Mars/Olympus_Mons', '+05:00', 'GMT+5:00', 'Europe/../Madrid', 'Europe/Madrid ', 'x'.repeat(65), 'Etc/GMT+15']) {
+      const r = await update(u, { timezone: bad });
+      // A trailing space is trimmed like in every other field, so that one is accepted.
+      if (bad === 'Europe/Madrid ') {
+        expect(r.body.data.timezone).toBe('Europe/Madrid');
+        continue;
+      }
+      expect(r.status, bad).toBe(400);
+      expect(r.body).toMatchObject({ success: false, error: 'Unknown timezone', details: [{ field: 'timezone', message: 'Unknown timezone' }] });
+    }
+    expect((await storedProfile(u.userId)).extra?.timezone).toBe('Europe/Madrid');
   });
 });
 
