@@ -17,7 +17,7 @@ function Toasts() {
   const items: ToastItem[] = list.map((toast) => ({
     id: String(toast.id),
     type: toast.type,
-    text: toast.message ?? (toast.messageKey ? t(toast.messageKey, toast.params) : ''),
+    text: toast.message ? t(toast.message) : toast.messageKey ? t(toast.messageKey, toast.params) : '',
   }));
   return <ToastViewport toasts={items} onDismiss={(id) => toasts.send({ type: 'toast.dismissed', id: Number(id) })} />;
 }

@@ -128,7 +128,7 @@ export function ConfirmDialog({
           {children}
           {shownError ? (
             <InfoChip kind="error" live>
-              {shownError}
+              {t(shownError)}
             </InfoChip>
           ) : null}
         </div>

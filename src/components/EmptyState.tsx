@@ -2,6 +2,7 @@
  * EmptyState: what an empty list or a failed load shows: an icon, a title, a hint that says
  * what to do next ("No open orders - place your first trade") and an optional action.
  */
+import { useT } from '../i18n';
 import type { ReactNode } from 'react';
 import { Icon, type IconName } from './Icon';
 import { cx } from './cx';
@@ -19,14 +20,15 @@ export type EmptyStateProps = {
 };
 
 export function EmptyState({ icon = 'info', title, hint, action, level = 3, compact = false, className }: EmptyStateProps) {
+  const t = useT();
   const Heading = `h${level}` as 'h2' | 'h3' | 'h4';
   return (
     <div className={cx('empty-state', compact && 'empty-state-compact', className)}>
       <span className="empty-state-icon">
         <Icon name={icon} size={compact ? 22 : 28} />
       </span>
-      <Heading className="empty-state-title">{title}</Heading>
-      {hint ? <p className="empty-state-hint">{hint}</p> : null}
+      <Heading className="empty-state-title">{typeof title === 'string' ? t(title) : title}</Heading>
+      {hint ? <p className="empty-state-hint">{typeof hint === 'string' ? t(hint) : hint}</p> : null}
       {action ? <div className="empty-state-action">{action}</div> : null}
     </div>
   );

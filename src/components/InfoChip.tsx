@@ -36,13 +36,15 @@ export type InfoChipProps = {
 export function InfoChip({ kind, children, title, action, live = false, compact = false, className, id }: InfoChipProps) {
   const t = useT();
   const role = live ? (kind === 'error' ? 'alert' : 'status') : undefined;
+  // A bare message (an actor's error: a locale key or a server text) is shown in the current language.
+  const message = typeof children === 'string' ? t(children) : children;
   return (
     <div id={id} className={cx('info-chip', `info-chip-${kind}`, compact && 'info-chip-compact', className)} role={role}>
       <Icon name={KIND_ICON[kind]} size={compact ? 14 : 18} className="info-chip-icon" />
       <div className="info-chip-text">
         <span className="visually-hidden">{t(`components.info_chip.${kind}`)}: </span>
-        {title ? <strong className="info-chip-title">{title}</strong> : null}
-        {title ? <div>{children}</div> : children}
+        {title ? <strong className="info-chip-title">{typeof title === 'string' ? t(title) : title}</strong> : null}
+        {title ? <div>{message}</div> : message}
       </div>
       {action ? <div className="info-chip-action">{action}</div> : null}
     </div>

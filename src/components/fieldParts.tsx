@@ -58,12 +58,13 @@ export function FieldHint({ id, children }: { id: string; children: ReactNode })
 
 /** Always rendered so screen readers hear an error when it appears on blur. */
 export function FieldError({ id, error }: { id: string; error: string }) {
+  const t = useT();
   return (
     <div className="field-error-slot" aria-live="polite">
       {error ? (
         <p id={id} className="field-error">
           <Icon name="error" size={16} />
-          <span>{error}</span>
+          <span>{t(error)}</span>
         </p>
       ) : null}
     </div>

@@ -142,3 +142,16 @@ export function formatFileSize(bytes: number, language: string): string {
   if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)), language, 0)} KB`;
   return `${formatNumber(bytes / (1024 * 1024), language, 1)} MB`;
 }
+
+/**
+ * A currency's name in the language ("евро", "dólar estadounidense") from Intl.DisplayNames;
+ * codes Intl does not know (USDT, crypto) keep the catalogue's English name.
+ */
+export function formatCurrencyName(code: string, englishName: string, language: string): string {
+  try {
+    const name = new Intl.DisplayNames([language], { type: 'currency' }).of(code);
+    return name && name !== code ? name : englishName;
+  } catch {
+    return englishName;
+  }
+}

@@ -6,6 +6,10 @@
  * changes and every consumer of useT()/useFormat() re-renders. A key missing in the current
  * language falls back to English (with a console warning in development); a key missing
  * everywhere renders as the key itself so it is noticed, never as an empty string.
+ *
+ * `t` also takes the messages actors carry: a known server text (an error or notice the server
+ * or the API layer gave in the spec's English, see server-texts.ts) is shown in the current
+ * language, and any other sentence is shown as it is, so `t(error)` is always right to call.
  */
 import rosetta from 'rosetta';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
@@ -14,6 +18,7 @@ import ru from '../../locales/ru.json';
 import es from '../../locales/es.json';
 import {
   formatCountdown,
+  formatCurrencyName,
   formatDate,
   formatDateTime,
   formatFileSize,
@@ -23,6 +28,7 @@ import {
   formatPrice,
   type MoneyFormatOptions,
 } from './format';
+import { serverTextKey } from './server-texts';
 
 export type Messages = { [key: string]: string | Messages };
 export type TranslateParams = Record<string, string | number>;
@@ -48,6 +54,9 @@ function lookup(table: Messages | undefined, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/** A locale key is lowercase dot-separated words; a sentence never is. */
+const LOCALE_KEY = /^[a-z_]+(\.[a-z0-9_]+)+$/;
+
 function isDev(): boolean {
   try {
     return Boolean(import.meta.env?.DEV);
@@ -71,6 +80,19 @@ export function createI18n(
     warn(message);
   };
 
+  function translate(language: string, key: string, params?: TranslateParams): string {
+    if (lookup(locales[language], key) !== undefined) return r.t(key, params, language);
+    if (language !== fallback && lookup(locales[fallback], key) !== undefined) {
+      warnOnce(`${language}:${key}`, `[i18n] "${key}" is missing in "${language}"; using "${fallback}".`);
+      return r.t(key, params, fallback);
+    }
+    const serverKey = serverTextKey(key);
+    if (serverKey && lookup(locales[fallback], serverKey) !== undefined) return translate(language, serverKey, params);
+    // A sentence (a server message nobody translated) is shown as it is; only a key is a mistake.
+    if (LOCALE_KEY.test(key)) warnOnce(`*:${key}`, `[i18n] "${key}" is missing in every language.`);
+    return key;
+  }
+
   return {
     languages,
     resolve(language) {
@@ -79,15 +101,7 @@ export function createI18n(
     has(language, key) {
       return lookup(locales[language], key) !== undefined;
     },
-    translate(language, key, params) {
-      if (lookup(locales[language], key) !== undefined) return r.t(key, params, language);
-      if (language !== fallback && lookup(locales[fallback], key) !== undefined) {
-        warnOnce(`${language}:${key}`, `[i18n] "${key}" is missing in "${language}"; using "${fallback}".`);
-        return r.t(key, params, fallback);
-      }
-      warnOnce(`*:${key}`, `[i18n] "${key}" is missing in every language.`);
-      return key;
-    },
+    translate,
   };
 }
 
@@ -103,6 +117,8 @@ type Formatters = {
   date: (value: number | string | Date, style?: 'long' | 'medium' | 'short') => string;
   countdown: (ms: number) => string;
   fileSize: (bytes: number) => string;
+  /** "EUR · euro": the code and the currency's name in the language. */
+  currencyLabel: (code: string, englishName: string) => string;
 };
 
 type I18nContextValue = { language: string; t: TFunction; format: Formatters; i18n: I18n };
@@ -119,6 +135,7 @@ function buildContext(i18n: I18n, requested: string): I18nContextValue {
     date: (value, style) => formatDate(value, language, style),
     countdown: formatCountdown,
     fileSize: (bytes) => formatFileSize(bytes, language),
+    currencyLabel: (code, englishName) => `${code} · ${formatCurrencyName(code, englishName, language)}`,
   };
   return { language, t, format, i18n };
 }

@@ -8,7 +8,7 @@ import { Money } from '../../src/components/Money';
 import { DateTime } from '../../src/components/DateTime';
 import { PriceText } from '../../src/components/PriceText';
 import { I18nProvider } from '../../src/i18n';
-import { formatCountdown, formatMoney, formatPrice } from '../../src/i18n/format';
+import { formatCountdown, formatCurrencyName, formatMoney, formatPrice } from '../../src/i18n/format';
 
 // Intl puts no-break spaces (U+00A0, U+202F) in ru/es numbers; compare with plain spaces.
 const plain = (s: string | null | undefined) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ');
@@ -142,5 +142,14 @@ describe('PriceText', () => {
     expect(formatCountdown(65_000)).toBe('1:05');
     expect(formatCountdown(3_723_000)).toBe('1:02:03');
     expect(formatCountdown(-5)).toBe('0:00');
+  });
+});
+
+describe('currency names', () => {
+  it('names a currency in the language and keeps the catalogue name for codes Intl does not know', () => {
+    expect(formatCurrencyName('EUR', 'Euro', 'ru')).toBe('евро');
+    expect(formatCurrencyName('USD', 'US Dollar', 'es')).toBe('dólar estadounidense');
+    expect(formatCurrencyName('USDT', 'Tether USD', 'ru')).toBe('Tether USD');
+    expect(formatCurrencyName('BTC', 'Bitcoin', 'es')).toBe('Bitcoin');
   });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { appI18n, createI18n, I18nProvider, useFormat, useLanguage, useT } from '../../src/i18n';
+import { InfoChip } from '../../src/components';
 
 const dicts = {
   en: { greet: { hello: 'Hello, {{name}}!' }, only_en: 'Only in English', both: 'Both' },
@@ -121,5 +122,30 @@ describe('I18nProvider', () => {
       </I18nProvider>,
     );
     expect(screen.getByTestId('f').textContent!.replace(/[\u00a0\u202f]/g, ' ')).toBe('1 234,5|82 %|5,00 $');
+  });
+});
+
+describe('server texts', () => {
+  it('shows a known server text in the reader\'s language, and any other sentence as it came, without a warning', () => {
+    expect(appI18n.translate('ru', 'Invalid credentials')).toBe('Неверный логин или пароль');
+    expect(appI18n.translate('es', 'Insufficient balance')).toBe('Saldo insuficiente');
+    expect(appI18n.translate('en', 'Invalid credentials')).toBe('Invalid credentials');
+    expect(appI18n.translate('ru', '  Current password is incorrect ')).toBe('Текущий пароль указан неверно');
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(appI18n.translate('ru', 'The provider said something new.')).toBe('The provider said something new.');
+      expect(quiet).not.toHaveBeenCalled();
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+
+  it('translates an error message an actor hands to the kit', () => {
+    render(
+      <I18nProvider language="es">
+        <InfoChip kind="error">Pair not found</InfoChip>
+      </I18nProvider>,
+    );
+    expect(screen.getByText('Par no encontrado')).toBeTruthy();
   });
 });

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SERVER_TEXT_CATALOGUES, SERVER_TEXT_KEYS } from '../../src/i18n/server-texts';
 
 type Tree = { [key: string]: unknown };
 const root = path.resolve(__dirname, '../..');
@@ -102,6 +103,18 @@ describe('locale files', () => {
     expect(flat.en.get('common.copy_error')).toBe('Copy error');
     expect(flat.en.get('common.error_initializing_app')).toBe('Error initializing app');
     expect(flat.en.get('common.please_login')).toBe('Please login first');
+  });
+
+  it('translates every text the server or the API layer can show, in all three languages', () => {
+    const missing: string[] = [];
+    for (const [text, key] of SERVER_TEXT_KEYS) {
+      if (flat.en.get(key) !== text) missing.push(`en ${key}: "${text}"`);
+      for (const lang of ['ru', 'es'] as const) if (typeof flat[lang].get(key) !== 'string') missing.push(`${lang} ${key}`);
+    }
+    expect(missing).toEqual([]);
+    const texts = Object.values(SERVER_TEXT_CATALOGUES).flatMap((catalogue) => Object.values(catalogue));
+    expect(new Set(texts).size).toBe(SERVER_TEXT_KEYS.size);
+    expect(SERVER_TEXT_KEYS.get('Invalid credentials')).toBe('server_texts.common.invalid_credentials');
   });
 
   it('the allowlist only names keys that exist', () => {

@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { useSelector } from '@xstate/react';
 import type { BalanceType } from '../../../contract/user';
 import { IconButton, Money, SelectField } from '../../components';
-import { useT } from '../../i18n';
+import { useFormat, useT } from '../../i18n';
 import { useBalanceView, useModalControls } from '../hooks';
 import { useBalanceActor } from '../runtime';
 import { MODAL_IDS } from '../modal-registry';
@@ -15,6 +15,7 @@ import './shell.css';
 
 export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
   const t = useT();
+  const format = useFormat();
   const balance = useBalanceActor();
   const { currency, balanceType, resetting } = useBalanceView();
   const currencies = useSelector(balance, (s) => s.context.currencies);
@@ -34,7 +35,7 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
         label={t('nav.currency')}
         value={currency}
         onChange={(e) => balance.send({ type: 'balance.currencyChosen', currency: e.currentTarget.value })}
-        options={currencies.map((c) => ({ value: c.iso_code, label: `${c.iso_code} · ${c.name}` }))}
+        options={currencies.map((c) => ({ value: c.iso_code, label: format.currencyLabel(c.iso_code, c.name) }))}
       />
       <fieldset className="balance-accounts">
         <legend className="visually-hidden">{t('nav.account_type')}</legend>

@@ -18,7 +18,7 @@ import {
 } from '../../../machines/registration/registration.schemas';
 import { CURRENCIES } from '../../../contract/currencies';
 import { Button, Icon, InfoChip, Spinner } from '../../components';
-import { useT } from '../../i18n';
+import { useFormat, useT } from '../../i18n';
 import { useAppActor, useChild } from '../../app/runtime';
 import { useLanguage } from '../../app/hooks';
 import { FormCheckboxField, FormPasswordField, FormSelectField, FormTextField, translateError } from './form-fields';
@@ -129,6 +129,7 @@ function AccountSettingsStep({
   submitting: boolean;
 }) {
   useSignals();
+  const format = useFormat();
   const t = useT();
   const [, { Form, Field }] = useForm<RegistrationDraft['accountSettings']>({
     initialValues: { ...values, currency: values.currency || 'USD' },
@@ -146,7 +147,7 @@ function AccountSettingsStep({
             serverError={serverError(errors, 'currency')}
             label={t('auth.currency')}
             hint={t('auth.currency_hint')}
-            options={CURRENCIES.map((c) => ({ value: c.iso_code, label: `${c.iso_code} · ${c.name}` }))}
+            options={CURRENCIES.map((c) => ({ value: c.iso_code, label: format.currencyLabel(c.iso_code, c.name) }))}
             required
           />
         )}

@@ -15,10 +15,9 @@ interface BoundField {
   error: ReadonlySignal<string>;
 }
 
-/** A locale key looks like `ns.key_name`; anything else is a server sentence. */
+/** A locale key or a server sentence, in the current language (see `t` in src/i18n). */
 export function translateError(t: TFunction, error: string | null | undefined): string {
-  if (!error) return '';
-  return /^[a-z_]+(\.[a-z0-9_]+)+$/.test(error) ? t(error) : error;
+  return error ? t(error) : '';
 }
 
 type Common = { field: BoundField; serverError?: string | null };
@@ -27,25 +26,25 @@ export function FormTextField({ field, serverError, ...rest }: Common & Omit<Com
   useSignals();
   const t = useT();
   const value = field.value.value;
-  return <TextField {...rest} value={typeof value === 'string' || typeof value === 'number' ? value : ''} error={translateError(t, field.error.value) || serverError || ''} />;
+  return <TextField {...rest} value={typeof value === 'string' || typeof value === 'number' ? value : ''} error={translateError(t, field.error.value) || translateError(t, serverError)} />;
 }
 
 export function FormPasswordField({ field, serverError, ...rest }: Common & Omit<ComponentProps<typeof PasswordField>, 'value' | 'error'>) {
   useSignals();
   const t = useT();
   const value = field.value.value;
-  return <PasswordField {...rest} value={typeof value === 'string' ? value : ''} error={translateError(t, field.error.value) || serverError || ''} />;
+  return <PasswordField {...rest} value={typeof value === 'string' ? value : ''} error={translateError(t, field.error.value) || translateError(t, serverError)} />;
 }
 
 export function FormSelectField({ field, serverError, ...rest }: Common & Omit<ComponentProps<typeof SelectField>, 'value' | 'error'>) {
   useSignals();
   const t = useT();
   const value = field.value.value;
-  return <SelectField {...rest} value={typeof value === 'string' ? value : ''} error={translateError(t, field.error.value) || serverError || ''} />;
+  return <SelectField {...rest} value={typeof value === 'string' ? value : ''} error={translateError(t, field.error.value) || translateError(t, serverError)} />;
 }
 
 export function FormCheckboxField({ field, serverError, ...rest }: Common & Omit<ComponentProps<typeof CheckboxField>, 'checked' | 'error'>) {
   useSignals();
   const t = useT();
-  return <CheckboxField {...rest} checked={field.value.value === true} error={translateError(t, field.error.value) || serverError || ''} />;
+  return <CheckboxField {...rest} checked={field.value.value === true} error={translateError(t, field.error.value) || translateError(t, serverError)} />;
 }

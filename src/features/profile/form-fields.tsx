@@ -9,17 +9,15 @@ import { useSignals } from '@preact/signals-react/runtime';
 import type { ReadonlySignal } from '@preact/signals-react';
 import { CheckboxField, PasswordField, SelectField, TextField } from '../../components';
 import { useT, type TFunction } from '../../i18n';
-import { isLocaleKey } from '../../../machines/profile/feedback';
 
 interface BoundField {
   value: ReadonlySignal<unknown>;
   error: ReadonlySignal<string>;
 }
 
-/** A locale key is translated (with params); a server sentence is shown as is. */
+/** A locale key (with params) or a server sentence, in the current language (see `t` in src/i18n). */
 export function translateText(t: TFunction, text: string | null | undefined, params?: Record<string, string | number>): string {
-  if (!text) return '';
-  return isLocaleKey(text) ? t(text, params) : text;
+  return text ? t(text, params) : '';
 }
 
 type Common = { field: BoundField; serverError?: string | null };

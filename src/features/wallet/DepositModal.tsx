@@ -394,7 +394,7 @@ function CompleteStep({ actor, onClose }: { actor: DepositRef; onClose: () => vo
     return (
       <div className="stack">
         <ResultPanel kind="error" title={t('deposit.deposit_failed')}>
-          <p>{error ?? t('deposit.request_failed_text')}</p>
+          <p>{error ? t(error) : t('deposit.request_failed_text')}</p>
         </ResultPanel>
         <div className="wallet-actions">
           <Button variant="ghost" onClick={onClose}>

@@ -85,6 +85,7 @@ export function MethodList({
   onChoose: (method: PaymentMethod) => void;
 }) {
   const t = useT();
+  const format = useFormat();
   const money = useMinorMoney();
   const balance = useBalanceActor();
   const currencies = useSelector(balance, (s) => s.context.currencies);
@@ -157,7 +158,7 @@ export function MethodList({
           label={t('wallet.account_currency')}
           value={currency}
           onChange={(e) => onCurrencyChange(e.currentTarget.value)}
-          options={currencies.map((c) => ({ value: c.iso_code, label: `${c.iso_code} · ${c.name}` }))}
+          options={currencies.map((c) => ({ value: c.iso_code, label: format.currencyLabel(c.iso_code, c.name) }))}
           className="method-currency"
         />
         {categories.length > 1 ? (
