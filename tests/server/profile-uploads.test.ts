@@ -16,7 +16,8 @@ import { expectLedgerClean, register, type Registered } from '../support/auth';
 import { admin, userSocket } from './payments-support';
 import { DOCUMENT_TYPES, ProfileText } from '../../contract/profile';
 import { isCompletePdf, sniffType } from '../../server/domain/profile/file-sniff';
-import { sanitizeFileName } from '../../server/domain/profile/documents';
+import { reviewDocument, sanitizeFileName } from '../../server/domain/profile/documents';
+import { profileServiceOf } from '../../server/domain/profile/service';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -105,6 +106,7 @@ async function post(url: string, body: FormData | string, token?: string, header
 const uploadAvatar = (u: Registered, parts: Part[]) => post('/api/v2/profile/avatar', form(parts), u.token);
 const uploadDocs = (u: Registered, parts: Part[]) => post('/api/v2/documents/upload', form(parts), u.token);
 
+const profileDeps = () => profileServiceOf(server.ctx).deps;
 const avatarDir = () => path.join(server.dataDir, 'uploads', 'avatars');
 const userDocsDir = (u: Registered) => path.join(server.dataDir, 'uploads', 'documents', String(u.userId));
 const listDir = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
@@ -262,7 +264,7 @@ describe('GET /api/v2/documents/types', () => {
 });
 
 describe('POST /api/v2/documents/upload', () => {
-  it('stores a document of PNG, JPEG and PDF files: images without metadata, the PDF as sent, pending review', async () => {
+  it('stores a document of PNG, JPEG and PDF files: images without metadata, the PDF as sent, status uploaded', async () => {
     const u = await register(server);
     const png = await pngWithText();
     const jpg = await jpegWithExif();
@@ -275,7 +277,7 @@ describe('POST /api/v2/documents/upload', () => {
     ]);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const d = r.body.data.document;
-    expect(d).toMatchObject({ type: 'passport', status: 'pending', rejection_reason: null });
+    expect(d).toMatchObject({ type: 'passport', status: 'uploaded', rejection_reason: null });
     expect(d.files.map((f: { name: string; mime: string }) => [f.name, f.mime])).toEqual([
       ['passport scan.png', 'image/png'],
       ['selfie.jpg', 'image/jpeg'],
@@ -310,11 +312,11 @@ describe('POST /api/v2/documents/upload', () => {
     expect(res.status).toBe(404);
     expect((await server.raw('GET', `/api/v2/documents/${d.id}/files/${d.files[0].id}`)).status).toBe(401);
 
-    // The list shows it; a domain event announced the review queue.
+    // The list shows it as uploaded (no operator has taken it yet); a domain event announced it.
     const list = await server.api('GET', '/api/v2/user/documents', undefined, u.token);
     expect(list.body.data.documents).toEqual([d]);
     const events = await server.ctx.db.selectFrom('domain_events').selectAll().where('type', '=', 'document.status').where('user_id', '=', u.userId).execute();
-    expect(events.map((e) => JSON.parse(e.payload))).toEqual([{ document_id: d.id, status: 'pending' }]);
+    expect(events.map((e) => JSON.parse(e.payload))).toEqual([{ document_id: d.id, status: 'uploaded' }]);
   });
 
   it('accepts WebP and the files[] field name', async () => {
@@ -379,8 +381,11 @@ describe('deleting and reviewing documents', () => {
     return r.body.data.document as { id: number; files: { id: number }[] };
   }
 
-  it('lets the owner delete a pending document: rows and files go', async () => {
+  it('lets the owner delete an uploaded or a pending document: rows and files go', async () => {
     const u = await register(server);
+    const underReview = await uploadOne(u);
+    expect((await reviewDocument(profileDeps(), underReview.id, { status: 'pending' })).document.status).toBe('pending');
+    expect((await server.api('DELETE', `/api/v2/documents/${underReview.id}`, undefined, u.token)).status).toBe(200);
     const d = await uploadOne(u);
     const other = await register(server);
     expect((await server.api('DELETE', `/api/v2/documents/${d.id}`, undefined, other.token)).status).toBe(404);
@@ -392,20 +397,34 @@ describe('deleting and reviewing documents', () => {
     expect((await server.api('DELETE', '/api/v2/documents/abc', undefined, u.token)).status).toBe(400);
   });
 
-  it('is reviewed through the CLI process: list, approve (pushed to the owner), approved stays', async () => {
+  // Each CLI call starts a process (seconds on a busy machine): generous timeouts.
+  it('is reviewed through the CLI process: list, review (uploaded -> pending), approve, each pushed to the owner; approved stays', { timeout: 120_000 }, async () => {
     const u = await register(server);
     const d = await uploadOne(u, 'id_card');
     const socket = await userSocket(server, u.token);
 
-    const list = await admin(server, 'documents', 'list', '--status', 'pending');
+    const list = await admin(server, 'documents', 'list', '--status', 'uploaded');
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`^#${d.id}\\s+id_card\\s+pending\\s+user ${u.userId} \\(${u.username}\\)\\s+1 file`, 'm'));
+    expect(list.stdout).toMatch(new RegExp(`^#${d.id}\\s+id_card\\s+uploaded\\s+user ${u.userId} \\(${u.username}\\)\\s+1 file`, 'm'));
 
     const show = await admin(server, 'documents', 'show', String(d.id));
     expect(show.code).toBe(0);
     expect(show.stdout).toContain(path.join(userDocsDir(u)));
 
-    const pushed = nextEvent(socket, 'document_status_update', 5000, (p: { document: { id: number } }) => p.document.id === d.id);
+    // The operator takes it under review: pending, pushed like a decision.
+    const pending = nextEvent(socket, 'document_status_update', 30_000, (p: { document: { id: number; status: string } }) => p.document.id === d.id && p.document.status === 'pending');
+    const review = await admin(server, 'documents', 'review', String(d.id));
+    expect(review.code, review.stderr).toBe(0);
+    expect(review.stdout).toMatch(new RegExp(`^Under review: #${d.id}\\s+id_card\\s+pending`, 'm'));
+    expect(await pending).toEqual({ document: { id: d.id, status: 'pending', rejection_reason: null } });
+    expect((await server.api('GET', '/api/v2/user/documents', undefined, u.token)).body.data.documents[0]).toMatchObject({ id: d.id, status: 'pending' });
+    const underReview = await admin(server, 'documents', 'list', '--status', 'pending', '--user', String(u.userId));
+    expect(underReview.stdout).toMatch(new RegExp(`^#${d.id}\\s+id_card\\s+pending`, 'm'));
+    const reviewAgain = await admin(server, 'documents', 'review', String(d.id));
+    expect(reviewAgain.code).toBe(0);
+    expect(reviewAgain.stdout).toContain('Already done');
+
+    const pushed = nextEvent(socket, 'document_status_update', 30_000, (p: { document: { id: number; status: string } }) => p.document.id === d.id && p.document.status === 'approved');
     const approve = await admin(server, 'documents', 'approve', String(d.id));
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toMatch(new RegExp(`^Approved: #${d.id}`, 'm'));
@@ -425,9 +444,37 @@ describe('deleting and reviewing documents', () => {
     const reverse = await admin(server, 'documents', 'reject', String(d.id), '--reason', 'changed my mind');
     expect(reverse.code).toBe(1);
     expect(reverse.stderr).toContain('already approved');
+    const back = await admin(server, 'documents', 'review', String(d.id));
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain(`Document #${d.id} is already approved`);
+    expect((await server.api('GET', '/api/v2/user/documents', undefined, u.token)).body.data.documents[0].status).toBe('approved');
+    const events = await server.ctx.db.selectFrom('domain_events').select('payload').where('type', '=', 'document.status').where('user_id', '=', u.userId).orderBy('id').execute();
+    expect(events.map((e) => JSON.parse(e.payload).status)).toEqual(['uploaded', 'pending', 'approved']);
   });
 
-  it('is rejected with a reason the user sees; the CLI refuses bad input', async () => {
+  it('may be approved straight from uploaded; a pending one may be rejected; review needs a known id and nothing else', { timeout: 90_000 }, async () => {
+    const u = await register(server);
+    const a = await uploadOne(u, 'selfie');
+    expect(await reviewDocument(profileDeps(), a.id, { status: 'approved' })).toMatchObject({ changed: true, document: { status: 'approved' } });
+    const b = await uploadOne(u, 'address_proof');
+    expect((await reviewDocument(profileDeps(), b.id, { status: 'pending' })).changed).toBe(true);
+    expect((await reviewDocument(profileDeps(), b.id, { status: 'pending' })).changed).toBe(false);
+    expect((await reviewDocument(profileDeps(), b.id, { status: 'rejected', reason: 'Too old' })).document).toMatchObject({ status: 'rejected', rejection_reason: 'Too old' });
+    await expect(reviewDocument(profileDeps(), b.id, { status: 'pending' })).rejects.toMatchObject({ statusCode: 409, message: `Document #${b.id} is already rejected` });
+    await expect(reviewDocument(profileDeps(), a.id, { status: 'rejected', reason: 'x' })).rejects.toMatchObject({ statusCode: 409 });
+    const docs = (await server.api('GET', '/api/v2/user/documents', undefined, u.token)).body.data.documents;
+    expect(docs.map((d: { id: number; status: string; rejection_reason: string | null }) => [d.id, d.status, d.rejection_reason])).toEqual([
+      [b.id, 'rejected', 'Too old'],
+      [a.id, 'approved', null],
+    ]);
+    expect((await admin(server, 'documents', 'review')).code).toBe(2);
+    expect((await admin(server, 'documents', 'review', String(b.id), '--reason', 'x')).code).toBe(2);
+    const missing = await admin(server, 'documents', 'review', '999999');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(ProfileText.documentNotFound);
+  });
+
+  it('is rejected with a reason the user sees; the CLI refuses bad input', { timeout: 90_000 }, async () => {
     const u = await register(server);
     const d = await uploadOne(u, 'bank_statement');
     expect((await admin(server, 'documents', 'reject', String(d.id))).code).toBe(2);

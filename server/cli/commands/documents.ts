@@ -5,18 +5,19 @@
  *
  *   documents list [--status uploaded|pending|approved|rejected|all] [--user <id>] [--limit <n>]
  *   documents show <id>                      the document with the paths of its files on disk
- *   documents approve <id>
- *   documents reject <id> --reason "..."     the reason is shown to the user
+ *   documents review <id>                    take an uploaded document under review (-> pending)
+ *   documents approve <id>                   an uploaded or pending document
+ *   documents reject <id> --reason "..."     an uploaded or pending one; the user sees the reason
  */
 import * as v from 'valibot';
 import { DOCUMENT_STATUSES, RejectionReasonSchema, type DocumentStatus } from '../../../contract/profile';
 import { HttpError } from '../../http/errors';
 import { cliProfileDeps } from '../../domain/profile/deps';
-import { listForOperator, reviewDocument, type OperatorDocument } from '../../domain/profile/documents';
+import { listForOperator, reviewDocument, type OperatorDocument, type ReviewDecision } from '../../domain/profile/documents';
 import { UsageError, parseArgs, type CliCommand } from './types';
 
 const USAGE =
-  'list [--status uploaded|pending|approved|rejected|all] [--user <id>] [--limit <n>] | show <id> | approve <id> | reject <id> --reason "..."';
+  'list [--status uploaded|pending|approved|rejected|all] [--user <id>] [--limit <n>] | show <id> | review <id> | approve <id> | reject <id> --reason "..."';
 
 const IdSchema = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/, 'Document id must be a positive whole number'), v.transform(Number));
 const ListOptionsSchema = v.object({
@@ -50,7 +51,7 @@ function parseId(raw: string | undefined): number {
 export const documentsCommand: CliCommand = {
   name: 'documents',
   usage: USAGE,
-  description: 'review identity documents: list the queue, show one with its files, approve or reject it',
+  description: 'review identity documents: list the queue, show one with its files, take it under review, approve or reject it',
   async run(args, cli) {
     const [sub, ...rest] = args;
     const { positional, flags } = parseArgs(rest);
@@ -80,18 +81,23 @@ export const documentsCommand: CliCommand = {
       return 0;
     }
 
-    if (sub === 'approve' || sub === 'reject') {
+    if (sub === 'review' || sub === 'approve' || sub === 'reject') {
       const id = parseId(positional[0]);
-      let reason = '';
+      if (positional.length > 1) throw new UsageError(`unexpected argument "${positional[1]}"`);
+      let decision: ReviewDecision;
       if (sub === 'reject') {
         if (flags.reason === undefined) throw new UsageError('reject needs --reason "..." (the user sees it)');
         const r = v.safeParse(RejectionReasonSchema, flags.reason);
         if (!r.success) throw new UsageError(r.issues[0].message);
-        reason = r.output;
+        decision = { status: 'rejected', reason: r.output };
+      } else {
+        if (flags.reason !== undefined) throw new UsageError(`${sub} takes no --reason`);
+        decision = { status: sub === 'review' ? 'pending' : 'approved' };
       }
       try {
-        const outcome = await reviewDocument(deps, id, sub === 'approve' ? { status: 'approved' } : { status: 'rejected', reason });
-        cli.out(`${outcome.changed ? (sub === 'approve' ? 'Approved' : 'Rejected') : 'Already done'}: ${describeDocument(outcome.document)}`);
+        const outcome = await reviewDocument(deps, id, decision);
+        const done = sub === 'review' ? 'Under review' : sub === 'approve' ? 'Approved' : 'Rejected';
+        cli.out(`${outcome.changed ? done : 'Already done'}: ${describeDocument(outcome.document)}`);
         return 0;
       } catch (err) {
         if (err instanceof HttpError) {

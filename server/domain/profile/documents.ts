@@ -6,10 +6,11 @@
  * kilobyte. Files live under DATA_DIR/uploads/documents/<user id>/<random>; the user's file
  * name is only shown (sanitised), never used as a path.
  *
- * Lifecycle: uploaded (files stored) -> pending (queued for review) in the upload's own
- * transaction -> approved or rejected by an operator (`npm run admin -- documents ...`). Each
- * status change records a `document.status` event, which the socket pushes to the owner. The
- * owner may delete a document until it is approved.
+ * Lifecycle: uploaded (files stored and recorded, waiting for an operator) -> pending (an
+ * operator took it under review: `npm run admin -- documents review <id>`) -> approved or
+ * rejected (`documents approve|reject`, from uploaded or pending). The upload and each status
+ * change record a `document.status` event, which the socket pushes to the owner. The owner may
+ * delete a document until it is approved.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -135,8 +136,8 @@ export async function uploadDocument(deps: ProfileDeps, userId: number, type: Do
           })
           .execute();
       }
-      // Every file is stored and recorded: the document joins the review queue.
-      await setStatus(trx, doc.id, userId, 'pending', null, now);
+      // Every file is stored and recorded: the document waits, as uploaded, for an operator.
+      await recordEvent(trx, 'document.status', userId, { document_id: doc.id, status: 'uploaded' }, now);
       return doc.id;
     });
     return (await getDocument(deps, userId, id))!;
@@ -272,18 +273,27 @@ export async function listForOperator(
 
 export type ReviewOutcome = { changed: boolean; document: OperatorDocument };
 
-/** Approve or reject a document waiting for review. Repeating the same decision is a no-op; reversing one is refused. */
-export async function reviewDocument(
-  deps: ProfileDeps,
-  id: number,
-  decision: { status: 'approved' } | { status: 'rejected'; reason: string },
-): Promise<ReviewOutcome> {
+export type ReviewDecision = { status: 'pending' } | { status: 'approved' } | { status: 'rejected'; reason: string };
+
+/** The statuses each operator step may start from. */
+const REVIEW_FROM: Record<ReviewDecision['status'], readonly DocumentStatus[]> = {
+  pending: ['uploaded'],
+  approved: ['uploaded', 'pending'],
+  rejected: ['uploaded', 'pending'],
+};
+
+/**
+ * An operator's step: take an uploaded document under review (pending), or approve or reject
+ * an uploaded or pending one. Repeating the same step is a no-op; going back (a decided
+ * document under review again, or a decision reversed) is refused with 409.
+ */
+export async function reviewDocument(deps: ProfileDeps, id: number, decision: ReviewDecision): Promise<ReviewOutcome> {
   const now = deps.now();
   const changed = await deps.tx(async (trx) => {
     const row = await trx.selectFrom('documents').select(['id', 'user_id', 'status']).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(ProfileText.documentNotFound);
     if (row.status === decision.status) return false;
-    if (row.status !== 'pending' && row.status !== 'uploaded') {
+    if (!REVIEW_FROM[decision.status].includes(row.status as DocumentStatus)) {
       throw new HttpError(409, `Document #${id} is already ${row.status}`);
     }
     await setStatus(trx, id, row.user_id, decision.status, decision.status === 'rejected' ? decision.reason : null, now);
