@@ -2,7 +2,7 @@
  * Profile routes (spec section 7, "Profile, security and documents") and the profile module:
  * it creates the profile service, plugs two-factor into the login (SecondFactorGate), registers
  * @fastify/multipart in its own scope with upload limits, pushes document status changes to the
- * owner's sockets, runs the Telegram notifier and prunes expired codes. Thin routes: validate with
+ * owner's sockets, runs the Telegram and email notifiers and prunes expired codes. Thin routes: validate with
  * contract/profile.ts, call domain/profile, wrap with ok(). Details: docs/profile.md.
  *
  *   GET    /api/v2/user/profile                      the Profile
@@ -62,6 +62,8 @@ import { changePassword } from '../domain/profile/password';
 import { deleteDocument, getDocument, listDocuments, readDocumentFile, uploadDocument } from '../domain/profile/documents';
 import { createLinkCode, handleTelegramUpdate, linkStatus, unlink } from '../domain/profile/telegram';
 import { startTelegramNotifier } from '../domain/profile/telegram-notify';
+import { startEmailNotifier } from '../domain/profile/email-notify';
+import { mailerOf } from '../domain/mail';
 import { pruneProfileData } from '../domain/profile/maintenance';
 import { avatarsDir, uploadsDir } from '../domain/profile/storage';
 import { IP_LIMITS } from './auth';
@@ -76,7 +78,7 @@ const PROFILE_LIMITS = {
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Per server (tests run several in one process). */
-const running = new WeakMap<AppContext, { timer: NodeJS.Timeout; stopNotifier: () => void }>();
+const running = new WeakMap<AppContext, { timer: NodeJS.Timeout; stopNotifiers: (() => void)[] }>();
 
 // ---- multipart --------------------------------------------------------------------------------
 
@@ -354,19 +356,23 @@ export const profileModule: ServerModule = {
 
   start(ctx) {
     const svc = profileServiceOf(ctx);
-    const stopNotifier = startTelegramNotifier({ db: ctx.db, events: ctx.events, sender: svc.sender, log: ctx.log });
+    const stopNotifiers = [
+      startTelegramNotifier({ db: ctx.db, events: ctx.events, sender: svc.sender, log: ctx.log }),
+      // The profile's email subscription: payment status changes by mail (SMTP or the outbox).
+      startEmailNotifier({ db: ctx.db, events: ctx.events, mailer: mailerOf(ctx), log: ctx.log, publicUrl: ctx.publicUrl }),
+    ];
     const prune = () => pruneProfileData(ctx.db, ctx.now()).catch((err: unknown) => ctx.log.error({ err }, 'profile prune failed'));
     void prune();
     const timer = setInterval(prune, PRUNE_EVERY_MS);
     timer.unref();
-    running.set(ctx, { timer, stopNotifier });
+    running.set(ctx, { timer, stopNotifiers });
   },
 
   stop(ctx) {
     const r = running.get(ctx);
     if (!r) return;
     clearInterval(r.timer);
-    r.stopNotifier();
+    for (const stop of r.stopNotifiers) stop();
     running.delete(ctx);
   },
 };

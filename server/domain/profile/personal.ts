@@ -16,7 +16,8 @@ import { isUniqueViolation, toUnix, type ProfileDeps } from './deps';
 
 type ProfileRow = Selectable<UserProfilesTable>;
 
-const DEFAULT_NOTIFICATIONS = { email: true, push: true, sms: false };
+/** The subscriptions of a user who never saved any (no user_profiles row yet). */
+export const DEFAULT_NOTIFICATIONS: Readonly<{ email: boolean; push: boolean; sms: boolean }> = { email: true, push: true, sms: false };
 
 export async function loadProfile(db: Trx, userId: number): Promise<Profile | null> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
