@@ -25,8 +25,12 @@
  * clears the history.
  * Trading: 'pairs' (which owns the candles actor 'chart'), 'orderPlacement' and 'orders' are
  * long-lived; login starts pairs and orders with the user's saved pair, logout ends them; an
- * order placed or closed refreshes 'orders'; `flow.orderCloseStarted {orderId}` /
- * `flow.orderCloseEnded` spawn and stop 'orderClose' (the close confirmation).
+ * order placed or closed refreshes 'orders' and the balances (the session re-fetches the user);
+ * the close flow's `order.closeRequested` goes to 'orders' (the flow toasts that close itself);
+ * every userdata (the socket's answer after each (re)connect) refreshes 'orders', since a
+ * settlement may have been missed while it was down; `flow.orderCloseStarted {orderId}` /
+ * `flow.orderCloseEnded` spawn and stop 'orderClose' (the close confirmation; the region is
+ * `idle` before a flow starts).
  */
 import * as v from 'valibot';
 import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef, type EventObject } from 'xstate';
@@ -93,6 +97,7 @@ export type AppEvent =
   | { type: 'socket.emitRequested'; event: string; payload?: unknown }
   | { type: 'order.placed'; order: Order }
   | { type: 'order.closed'; order: Order }
+  | { type: 'order.closeRequested'; orderId: number }
   | { type: 'flow.orderCloseStarted'; orderId: number }
   | { type: 'flow.orderCloseEnded' };
 
@@ -230,6 +235,13 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
         const parsed = v.safeParse(UserdataPayload, payload);
         return parsed.success && parsed.output.valuts ? { type: 'balance.currenciesReceived', currencies: parsed.output.valuts } : null;
       },
+    },
+    {
+      // userdata answers the get_userdata the socket sends after every (re)connect, once the
+      // socket is authenticated (in the user's room): pushes flow again from here, and the
+      // orders are fetched again in case a settlement was pushed while the socket was down.
+      to: 'orders',
+      toEvent: (payload): OrdersEvent | null => (v.safeParse(UserdataPayload, payload).success ? { type: 'orders.refreshRequested' } : null),
     },
   ],
   update_balances: [
@@ -511,7 +523,14 @@ export const appMachine = setup({
       assertEvent(event, 'order.placed');
       return { type: 'orders.orderUpdated', change: 'opened', order: event.order };
     }),
-    refreshOrdersAfterClose: sendTo('orders', (): OrdersEvent => ({ type: 'orders.refreshRequested' })),
+    refreshOrdersAfterClose: sendTo('orders', ({ event }): OrdersEvent => {
+      assertEvent(event, 'order.closed');
+      return { type: 'orders.orderUpdated', change: 'settled', order: event.order };
+    }),
+    rememberOrderClose: sendTo('orders', ({ event }): OrdersEvent => {
+      assertEvent(event, 'order.closeRequested');
+      return { type: 'orders.closeRequested', orderId: event.orderId };
+    }),
     spawnOrderClose: spawnChild('orderClose', {
       id: 'orderClose',
       systemId: 'orderClose',
@@ -554,12 +573,13 @@ export const appMachine = setup({
     'toast.requested': { actions: 'showToast' },
     'session.userRefreshRequested': { actions: 'refreshUser' },
     'socket.emitRequested': { actions: 'forwardToSocket', description: 'A child asks for a socket message (get_payment_methods, select_pair).' },
-    'order.placed': { actions: 'refreshOrdersAfterPlacement', description: 'Shown at once, even before the order_update push.' },
-    'order.closed': { actions: 'refreshOrdersAfterClose' },
+    'order.placed': { actions: ['refreshOrdersAfterPlacement', 'refreshUser'], description: 'Shown at once, even before the order_update push; the balances are re-fetched (spec section 4, Order).' },
+    'order.closed': { actions: ['refreshOrdersAfterClose', 'refreshUser'], description: 'The list and the balances are refreshed (spec section 4, Order).' },
+    'order.closeRequested': { actions: 'rememberOrderClose' },
   },
   states: {
     orderCloseFlow: {
-      initial: 'inactive',
+      initial: 'idle',
       on: {
         'flow.orderCloseStarted': {
           target: '.active',
@@ -568,10 +588,10 @@ export const appMachine = setup({
         },
       },
       states: {
-        inactive: {},
+        idle: { description: 'No close confirmation: the orderClose machine, spawned per flow, starts at confirming.' },
         active: {
           on: {
-            'flow.orderCloseEnded': { target: 'inactive', actions: 'stopOrderClose' },
+            'flow.orderCloseEnded': { target: 'idle', actions: 'stopOrderClose' },
           },
         },
       },

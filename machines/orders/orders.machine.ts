@@ -9,14 +9,23 @@
  *   load orders") and a Retry (`orders.retryRequested`). A page past the end (the last order of
  *   the last page settled) loads the new last page instead.
  * - `openOrders`: every open order of the user (status open, up to 100), for the entry-price
- *   lines on the chart and the count on the Active tab. `failed` keeps the last list; the next
- *   update tries again.
+ *   lines on the chart and the count on the Active tab. With open orders it is `watching`: if
+ *   the earliest expiry plus SETTLEMENT_GRACE_MS passes without its settlement arriving (a push
+ *   missed while the socket was down, or the server restarted), both regions are fetched again
+ *   (`settlementOverdue`), so a card never stays "Settling..." forever. Without any it is
+ *   `loaded`. `failed` keeps the last list; the next update tries again.
  * A tab, filter or page choice reloads the list. A change to any order (`orders.orderUpdated`
- * from the order_update push or from the bet panel; `orders.refreshRequested` after an early
- * close) reloads both regions; the change is applied to the open orders at once so the chart
- * does not wait for the request. A settled order is announced with a toast: won (payout and
- * profit), lost (the stake), tie or refunded (the stake back); an early close is announced by
- * the close flow itself. `orders.sessionEnded` (logout) forgets everything.
+ * from the order_update push, a placed order or an early close made here) and
+ * `orders.refreshRequested` (the app, whenever the socket is back and authenticated) reload
+ * both regions; a change is applied to the open orders at once so the chart does not wait.
+ *
+ * Settlement toasts: won (payout and profit), lost (the stake), tie or refunded (the stake
+ * back), closed early (the amount received). A settled push toasts at once. An order the
+ * client last saw open that a fresh open list no longer has (its push was missed) is looked up
+ * in `confirmingSettlements` (`fetchSettledOrders`, the order by id) and toasted then. Each
+ * order toasts at most once (`announced`), and an early close this client asked for
+ * (`orders.closeRequested`, from the close flow through the app) is left to the close flow's
+ * own toast. `orders.sessionEnded` (logout) forgets everything.
  */
 import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { ORDERS_PAGE_DEFAULT, type Order, type OrderListResponse, type Pagination } from '../../contract/orders';
@@ -30,6 +39,16 @@ export type AccountFilter = 'all' | 'real' | 'demo';
 export const ORDERS_PAGE_SIZE = ORDERS_PAGE_DEFAULT;
 /** How many open orders are kept for the chart lines and the count. */
 export const OPEN_ORDERS_LIMIT = 100;
+/**
+ * How long after an open order's expiry its settlement may take to arrive before the orders
+ * are fetched again; also the least time between two such checks while the server still shows
+ * it open.
+ */
+export const SETTLEMENT_GRACE_MS = 5_000;
+/** How many announced settlements and requested closes are remembered (for the once-only toast). */
+export const REMEMBERED_ORDERS = 50;
+/** The longest timer the browser keeps (setTimeout overflows above it). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface OrdersContext {
   tab: OrdersTab;
@@ -44,6 +63,12 @@ export interface OrdersContext {
   loadedFor: string | null;
   /** Every open order, newest first. */
   open: Order[];
+  /** Orders last seen open that a fresh open list no longer has: their outcome is looked up. */
+  unconfirmed: Order[];
+  /** Orders whose settlement was toasted, newest last (at most REMEMBERED_ORDERS). */
+  announced: number[];
+  /** Orders this client asked to close early, newest last: the close flow toasts their close. */
+  closedHere: number[];
 }
 
 export type OrderChange = 'opened' | 'settled';
@@ -56,6 +81,7 @@ export type OrdersEvent =
   | { type: 'orders.pageChosen'; page: number }
   | { type: 'orders.retryRequested' }
   | { type: 'orders.refreshRequested' }
+  | { type: 'orders.closeRequested'; orderId: number }
   | { type: 'orders.orderUpdated'; change: OrderChange; order: Order };
 
 /** GET /api/platform/orders query as the fetchOrders actor receives it. */
@@ -64,6 +90,11 @@ export interface FetchOrdersInput {
   trading_account: 'RealAccount' | 'DemoAccount' | 'all';
   limit: number;
   offset: number;
+}
+
+/** The orders to look up by id (GET /api/platform/orders/{id}); the actor answers those it found. */
+export interface FetchSettledOrdersInput {
+  orderIds: number[];
 }
 
 export type OrdersParentEvent = { type: 'toast.requested'; toast: ToastRequest };
@@ -107,7 +138,7 @@ export function liveEstimate(order: Pick<Order, 'currency_amount' | 'amount_in_u
   return Object.is(truncated, -0) ? 0 : truncated;
 }
 
-/** The toast for a settled order, or null when none is due (an early close toasts itself). */
+/** The toast for a settled order, or null when none is due (still open). */
 export function settledToast(order: Order): ToastRequest | null {
   const pair = order.pair_human_code;
   const stake = formatAmount(order.amount, order.currency);
@@ -124,9 +155,42 @@ export function settledToast(order: Order): ToastRequest | null {
       return { type: 'info', messageKey: 'orders.settled_tie', params: { pair, amount: stake } };
     case 'refunded':
       return { type: 'info', messageKey: 'orders.settled_refunded', params: { pair, amount: stake } };
+    case 'closed_early':
+      return { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair, amount: formatAmount(order.payout ?? 0, order.currency) } };
     default:
       return null;
   }
+}
+
+/**
+ * The toast due for a settlement the client learnt about, or null: none for an order already
+ * announced, none for an early close this client asked for (the close flow toasts it).
+ */
+export function settlementToastFor(order: Order, context: Pick<OrdersContext, 'announced' | 'closedHere'>): ToastRequest | null {
+  if (order.status === 'open' || context.announced.includes(order.order_id)) return null;
+  if (order.result === 'closed_early' && context.closedHere.includes(order.order_id)) return null;
+  return settledToast(order);
+}
+
+/**
+ * When the open orders should be fetched again if no settlement arrives: the earliest expiry
+ * plus SETTLEMENT_GRACE_MS from `now`, at least SETTLEMENT_GRACE_MS away (an order the server
+ * still shows open after its expiry is asked about again every SETTLEMENT_GRACE_MS).
+ */
+export function settlementCheckDelay(open: readonly Pick<Order, 'expires_at_ms'>[], now: number): number {
+  if (open.length === 0) return MAX_TIMER_MS;
+  const earliest = Math.min(...open.map((o) => o.expires_at_ms));
+  return Math.min(MAX_TIMER_MS, Math.max(SETTLEMENT_GRACE_MS, earliest + SETTLEMENT_GRACE_MS - now));
+}
+
+/** Orders of `before` missing from `after` (by id). */
+function vanished(before: readonly Order[], after: readonly Order[]): Order[] {
+  const still = new Set(after.map((o) => o.order_id));
+  return before.filter((o) => !still.has(o.order_id));
+}
+
+function remember(list: readonly number[], id: number): number[] {
+  return [...list.filter((x) => x !== id), id].slice(-REMEMBERED_ORDERS);
 }
 
 function applyChange(open: readonly Order[], change: OrderChange, order: Order): Order[] {
@@ -143,6 +207,12 @@ export const ordersMachine = setup({
     fetchOrders: fromPromise<OrderListResponse, FetchOrdersInput>(() => {
       throw new Error('ordersMachine: the "fetchOrders" actor has no implementation; supply it with ordersMachine.provide()');
     }),
+    fetchSettledOrders: fromPromise<Order[], FetchSettledOrdersInput>(() => {
+      throw new Error('ordersMachine: the "fetchSettledOrders" actor has no implementation; supply it with ordersMachine.provide()');
+    }),
+  },
+  delays: {
+    settlementOverdue: ({ context }) => settlementCheckDelay(context.open, Date.now()),
   },
   guards: {
     isOtherTab: ({ context, event }) => {
@@ -159,6 +229,9 @@ export const ordersMachine = setup({
     },
     isPageBeyondEnd: ({ context }, params: { pagination: Pagination; count: number }) =>
       params.count === 0 && context.page > 1 && context.page > totalPages(params.pagination.total_count),
+    hasUnconfirmed: ({ context }, params: { response: OrderListResponse }) =>
+      context.unconfirmed.length > 0 || vanished(context.open, params.response.orders).length > 0,
+    hasOpenOrders: (_, params: { orders: Order[] }) => params.orders.length > 0,
   },
   actions: {
     assignTab: assign(({ event }) => {
@@ -181,18 +254,50 @@ export const ordersMachine = setup({
     })),
     assignLastPage: assign((_, params: { pagination: Pagination }) => ({ page: totalPages(params.pagination.total_count) })),
     assignError: assign((_, params: { message: string | null }) => ({ error: params.message })),
-    assignOpen: assign((_, params: { response: OrderListResponse }) => ({ open: params.response.orders })),
+    assignOpen: assign(({ context }, params: { response: OrderListResponse }) => {
+      const known = new Set(context.unconfirmed.map((o) => o.order_id));
+      const missing = vanished(context.open, params.response.orders).filter((o) => !known.has(o.order_id));
+      return { open: params.response.orders, unconfirmed: [...context.unconfirmed, ...missing] };
+    }),
     applyChange: assign(({ context, event }) => {
       assertEvent(event, 'orders.orderUpdated');
       return { open: applyChange(context.open, event.change, event.order) };
     }),
-    toastSettled: enqueueActions(({ event, enqueue }) => {
+    toastSettled: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'orders.orderUpdated');
       if (event.change !== 'settled') return;
-      const toast = settledToast(event.order);
+      const toast = settlementToastFor(event.order, context);
       if (toast) enqueue.sendParent({ type: 'toast.requested', toast } satisfies OrdersParentEvent);
+      enqueue.assign({ announced: remember(context.announced, event.order.order_id) });
     }),
-    forget: assign({ tab: 'active', account: 'all', page: 1, orders: [], total: 0, error: null, loadedFor: null, open: [] }),
+    announceSettled: enqueueActions(({ context, enqueue }, params: { orders: Order[] }) => {
+      const asked = new Set(context.unconfirmed.map((o) => o.order_id));
+      let announced = context.announced;
+      for (const order of params.orders) {
+        if (!asked.has(order.order_id) || order.status === 'open') continue;
+        const toast = settlementToastFor(order, { announced, closedHere: context.closedHere });
+        if (toast) enqueue.sendParent({ type: 'toast.requested', toast } satisfies OrdersParentEvent);
+        announced = remember(announced, order.order_id);
+      }
+      enqueue.assign({ announced, unconfirmed: [] });
+    }),
+    rememberClose: assign(({ context, event }) => {
+      assertEvent(event, 'orders.closeRequested');
+      return { closedHere: remember(context.closedHere, event.orderId) };
+    }),
+    forget: assign({
+      tab: 'active',
+      account: 'all',
+      page: 1,
+      orders: [],
+      total: 0,
+      error: null,
+      loadedFor: null,
+      open: [],
+      unconfirmed: [],
+      announced: [],
+      closedHere: [],
+    }),
   },
 }).createMachine({
   id: 'orders',
@@ -205,6 +310,9 @@ export const ordersMachine = setup({
     error: null,
     loadedFor: null,
     open: [],
+    unconfirmed: [],
+    announced: [],
+    closedHere: [],
   },
   initial: 'signedOut',
   states: {
@@ -217,11 +325,18 @@ export const ordersMachine = setup({
       type: 'parallel',
       on: {
         'orders.sessionEnded': { target: 'signedOut', actions: 'forget' },
-        'orders.refreshRequested': { target: ['.list.loading', '.openOrders.loading'] },
+        'orders.refreshRequested': {
+          target: ['.list.loading', '.openOrders.loading'],
+          description: 'After an early close, and whenever the socket is back (a settlement may have been missed meanwhile).',
+        },
         'orders.orderUpdated': {
           target: ['.list.loading', '.openOrders.loading'],
           description: 'Applied to the open orders at once, then both lists are fetched again.',
           actions: ['applyChange', 'toastSettled'],
+        },
+        'orders.closeRequested': {
+          description: 'This client closes the order early: the close flow toasts it, so its closed_early settlement does not.',
+          actions: 'rememberClose',
         },
       },
       states: {
@@ -267,11 +382,56 @@ export const ordersMachine = setup({
                 id: 'fetchOpenOrders',
                 src: 'fetchOrders',
                 input: (): FetchOrdersInput => ({ status: 'open', trading_account: 'all', limit: OPEN_ORDERS_LIMIT, offset: 0 }),
-                onDone: { target: 'loaded', actions: { type: 'assignOpen', params: ({ event }) => ({ response: event.output }) } },
+                onDone: [
+                  {
+                    guard: { type: 'hasUnconfirmed', params: ({ event }) => ({ response: event.output }) },
+                    target: 'confirmingSettlements',
+                    description: 'An order last seen open is gone from the list: its settlement push was missed.',
+                    actions: { type: 'assignOpen', params: ({ event }) => ({ response: event.output }) },
+                  },
+                  {
+                    guard: { type: 'hasOpenOrders', params: ({ event }) => ({ orders: event.output.orders }) },
+                    target: 'watching',
+                    actions: { type: 'assignOpen', params: ({ event }) => ({ response: event.output }) },
+                  },
+                  { target: 'loaded', actions: { type: 'assignOpen', params: ({ event }) => ({ response: event.output }) } },
+                ],
                 onError: { target: 'failed' },
               },
             },
-            loaded: {},
+            confirmingSettlements: {
+              description: 'Looks up, by id, the orders that left the open list without a settlement push, to toast their outcome.',
+              invoke: {
+                id: 'fetchSettledOrders',
+                src: 'fetchSettledOrders',
+                input: ({ context }): FetchSettledOrdersInput => ({ orderIds: context.unconfirmed.map((o) => o.order_id) }),
+                onDone: [
+                  {
+                    guard: { type: 'hasOpenOrders', params: ({ context }) => ({ orders: context.open }) },
+                    target: 'watching',
+                    actions: { type: 'announceSettled', params: ({ event }) => ({ orders: event.output }) },
+                  },
+                  { target: 'loaded', actions: { type: 'announceSettled', params: ({ event }) => ({ orders: event.output }) } },
+                ],
+                onError: [
+                  {
+                    guard: { type: 'hasOpenOrders', params: ({ context }) => ({ orders: context.open }) },
+                    target: 'watching',
+                    description: 'The orders stay unconfirmed: the next refresh looks them up again.',
+                  },
+                  { target: 'loaded', description: 'The orders stay unconfirmed: the next refresh looks them up again.' },
+                ],
+              },
+            },
+            watching: {
+              description: 'Open orders shown: if the earliest expiry plus the grace passes without its settlement, both regions are fetched again.',
+              after: {
+                settlementOverdue: { target: ['#orders.signedIn.list.loading', '#orders.signedIn.openOrders.loading'] },
+              },
+            },
+            loaded: {
+              description: 'No open orders.',
+            },
             failed: {
               description: 'The last known open orders stay; the next change or refresh tries again.',
             },

@@ -1,6 +1,7 @@
 /**
  * The real implementations of what the trading machines name: the REST calls through
- * trading-api.ts and the watcher that tells the chart when the live socket drops.
+ * trading-api.ts (the orders machine's look-up of settlements it missed included) and the
+ * watcher that tells the chart when the live socket drops.
  * tradingImplementations() returns the pairs (with its chart), orderPlacement, orders and
  * orderClose machines provided with them, ready to be spread into createImplementations().
  *
@@ -12,7 +13,7 @@ import type { Order, OrderDetails, OrderListResponse } from '../../contract/orde
 import { chartMachine, type ChartEvent } from '../../machines/chart/chart.machine';
 import { pairsMachine } from '../../machines/pairs/pairs.machine';
 import { orderPlacementMachine, type CreateOrderInput } from '../../machines/order-placement/order-placement.machine';
-import { ordersMachine, type FetchOrdersInput } from '../../machines/orders/orders.machine';
+import { ordersMachine, type FetchOrdersInput, type FetchSettledOrdersInput } from '../../machines/orders/orders.machine';
 import { orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from '../../machines/order-close/order-close.machine';
 import { ApiError, type HttpClient } from './http';
 import { createTradingApi, type TradingApi } from './trading-api';
@@ -66,6 +67,21 @@ async function rethrowing<T>(request: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The orders by id (GET /api/platform/orders/{id} each): those that answered. Fails only when
+ * none did, so the orders machine keeps them for its next refresh.
+ */
+export async function fetchOrdersById(api: Pick<TradingApi, 'getOrder'>, orderIds: readonly number[]): Promise<Order[]> {
+  const results = await Promise.allSettled(orderIds.map((id) => api.getOrder(id)));
+  const found: Order[] = [];
+  for (const result of results) {
+    if (result.status === 'fulfilled') found.push(result.value);
+  }
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (found.length === 0 && failure) throw serverTextOnly(failure.reason);
+  return found;
+}
+
 function hasTag(actor: AnyActorRef, tag: string): boolean {
   const snapshot: unknown = actor.getSnapshot();
   const check: unknown = typeof snapshot === 'object' && snapshot !== null ? Reflect.get(snapshot, 'hasTag') : undefined;
@@ -105,6 +121,7 @@ export function tradingImplementations(deps: TradingDeps) {
     orders: ordersMachine.provide({
       actors: {
         fetchOrders: fromPromise<OrderListResponse, FetchOrdersInput>(({ input }) => rethrowing(() => api.listOrders(input))),
+        fetchSettledOrders: fromPromise<Order[], FetchSettledOrdersInput>(({ input }) => fetchOrdersById(api, input.orderIds)),
       },
     }),
     orderClose: orderCloseMachine.provide({

@@ -14,6 +14,8 @@ import { sessionMachine, type LogoutInput, type SaveFrontSettingsInput } from '.
 import { socketMachine, type SocketConnectionEvent, type SocketEmitEvent } from '../../machines/socket/socket.machine';
 import { balanceMachine, type ResetDemoInput, type ResetDemoOutput } from '../../machines/balance/balance.machine';
 import { registrationMachine, type RegisterInput } from '../../machines/registration/registration.machine';
+import { ordersMachine, type FetchOrdersInput } from '../../machines/orders/orders.machine';
+import type { OrderListResponse } from '../../contract/orders';
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
 import { makeUser } from './fixtures';
@@ -76,6 +78,7 @@ events.push(
   { type: 'socket.messageReceived', event: 'error_message', payload: { event: 'select_pair', message: 'Pair not found' } },
   { type: 'order.placed', order: tradingOrder },
   { type: 'order.closed', order: tradingOrder },
+  { type: 'order.closeRequested', orderId: 5 },
   { type: 'flow.orderCloseStarted', orderId: 5 },
   { type: 'flow.orderCloseEnded' },
 );
@@ -101,6 +104,10 @@ describe('app routing helpers', () => {
       balances: user.balances,
     });
     expect(currencies.toEvent({ userdata: { balances: {} } })).toBeNull();
+    // Every userdata follows a (re)connect: the orders are fetched again (a settlement may have been missed).
+    const orders = SOCKET_ROUTES.userdata.find((r) => r.to === 'orders')!;
+    expect(orders.toEvent({ userdata: { balances: user.balances, currency_code: 'EUR' } })).toEqual({ type: 'orders.refreshRequested' });
+    expect(orders.toEvent({ userdata: 'garbage' })).toBeNull();
     expect(SOCKET_ROUTES.update_balances[0].toEvent({ balances: { USD: { RealBalance: 'x' } } })).toBeNull();
   });
 
@@ -168,6 +175,7 @@ function startApp(options: { persistedSession?: PersistedSession | null; saveFai
   const saves: SaveFrontSettingsInput[] = [];
   const logoutDone = deferred<void>();
   const registrations: RegisterInput[] = [];
+  const orderQueries: FetchOrdersInput[] = [];
   const app = appMachine.provide({
     actors: {
       session: sessionMachine.provide({
@@ -195,6 +203,14 @@ function startApp(options: { persistedSession?: PersistedSession | null; saveFai
       balance: balanceMachine.provide({
         actors: { resetDemoBalance: fromPromise<ResetDemoOutput, ResetDemoInput>(() => Promise.resolve({ new_balance: { EUR: 10000 }, message: 'demo_reseted' })) },
       }),
+      orders: ordersMachine.provide({
+        actors: {
+          fetchOrders: fromPromise<OrderListResponse, FetchOrdersInput>(({ input: query }) => {
+            orderQueries.push(query);
+            return Promise.resolve({ orders: [], pagination: { total_count: 0, limit: query.limit, offset: 0, has_more: false, next_offset: null } });
+          }),
+        },
+      }),
       registration: registrationMachine.provide({
         actors: {
           register: fromPromise<AuthSession, RegisterInput>(({ input: r }) => {
@@ -212,7 +228,7 @@ function startApp(options: { persistedSession?: PersistedSession | null; saveFai
     return ref;
   };
   const toasts = () => child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string; message?: string }) => t.messageKey ?? t.message);
-  return { actor, child, socket, saves, logoutDone, registrations, toasts };
+  return { actor, child, socket, saves, logoutDone, registrations, toasts, orderQueries };
 }
 
 describe('app wiring with the real children', () => {
@@ -419,5 +435,39 @@ describe('app wiring of the trading actors', () => {
     expect(child('orderClose').getSnapshot().context.orderId).toBe(11);
     actor.send({ type: 'flow.orderCloseEnded' });
     expect(actor.system.get('orderClose')).toBeUndefined();
+  });
+
+  it('refreshes the balances after an order is placed or closed, and the orders after every reconnect', async () => {
+    const { actor, child, socket, orderQueries } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const refreshing = () => child('session').getSnapshot().matches({ loggedIn: { profile: 'refreshing' } });
+    const order = makeOrder({ order_id: 12 });
+    actor.send({ type: 'order.placed', order });
+    expect(refreshing()).toBe(true);
+    await waitFor(child('session'), (s) => s.matches({ loggedIn: { profile: 'current' } }));
+    actor.send({ type: 'order.closed', order: { ...order, status: 'closed', result: 'closed_early', payout: 6, profit_loss: -4 } });
+    expect(refreshing()).toBe(true);
+
+    socket.report({ type: 'socket.connected' });
+    await waitFor(child('orders'), (s) => s.matches({ signedIn: { list: 'loaded', openOrders: 'loaded' } }));
+    const before = orderQueries.length;
+    socket.report({ type: 'socket.messageReceived', event: 'userdata', payload: { userdata: { balances: user.balances, currency_code: 'EUR' } } });
+    expect(orderQueries.slice(before).map((q) => q.limit)).toEqual([10, 100]);
+  });
+
+  it('leaves the toast of an early close made here to the close flow, and toasts one made elsewhere', async () => {
+    const { actor, child, socket, toasts } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    socket.report({ type: 'socket.connected' });
+    const closedEarly = (id: number) => ({ ...makeOrder({ order_id: id, amount: 10 }), status: 'closed', result: 'closed_early', is_closed: true, payout: 6.5, profit_loss: -3.5 });
+    actor.send({ type: 'order.closeRequested', orderId: 21 });
+    socket.report({ type: 'socket.messageReceived', event: 'order_update', payload: { change: 'settled', order: closedEarly(21) } });
+    actor.send({ type: 'order.closed', order: closedEarly(21) as never });
+    expect(toasts()).toEqual([]);
+    socket.report({ type: 'socket.messageReceived', event: 'order_update', payload: { change: 'settled', order: closedEarly(22) } });
+    await waitFor(child('toasts'), (s) => s.context.toasts.length > 0);
+    expect(toasts()).toEqual(['orders.settled_closed_early']);
   });
 });

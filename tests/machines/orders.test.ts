@@ -1,12 +1,23 @@
 /**
  * Orders list: generated paths, the queries it sends (tabs, account filter, 10 a page), the
- * last-page rule, the open orders kept for the chart, the live estimate of the spec and the
- * settlement toasts.
+ * last-page rule, the open orders kept for the chart, the live estimate of the spec, the
+ * settlement toasts (once each, an early close made here left to the close flow) and the
+ * self-healing of a missed settlement push (after a reconnect, or when an order is overdue).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromPromise, type AnyEventObject } from 'xstate';
 import type { Order, OrderListResponse } from '../../contract/orders';
-import { liveEstimate, listQuery, ordersMachine, settledToast, totalPages, type FetchOrdersInput } from '../../machines/orders/orders.machine';
+import {
+  liveEstimate,
+  listQuery,
+  ordersMachine,
+  SETTLEMENT_GRACE_MS,
+  settlementCheckDelay,
+  settledToast,
+  totalPages,
+  type FetchOrdersInput,
+  type FetchSettledOrdersInput,
+} from '../../machines/orders/orders.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeOrder, settled } from './trading-fixtures';
 
@@ -25,7 +36,8 @@ const events: AnyEventObject[] = [
   { type: 'orders.pageChosen', page: 2 },
   { type: 'orders.retryRequested' },
   { type: 'orders.refreshRequested' },
-  { type: 'orders.orderUpdated', change: 'settled', order: settled(a, 'won', 19.2) },
+  // (a settled push, which also records the toast, is in the settlement model below)
+  { type: 'orders.orderUpdated', change: 'opened', order: b },
   { type: 'xstate.done.actor.fetchOrders', output: page([a, b], 2) },
   { type: 'xstate.done.actor.fetchOrders', output: page([], 3, 10) },
   { type: 'xstate.error.actor.fetchOrders', error: { message: 'Too many requests, please try again later' } },
@@ -49,10 +61,45 @@ const model: PathModel = {
   simplePathEvents: [events[0], events[5], events[8], events[10], events[12]],
 };
 
+/**
+ * The settlement bookkeeping on the default list (same coverage row): an early close made
+ * here, open orders that leave the open list without a push, their lookup, the overdue check.
+ * The open list goes [] -> [a, b] -> [b] | [] and [b] -> [], so the state space stays small.
+ */
+const settlementEvents: AnyEventObject[] = [
+  { type: 'orders.sessionStarted' },
+  { type: 'orders.refreshRequested' },
+  { type: 'orders.closeRequested', orderId: 2 },
+  { type: 'orders.orderUpdated', change: 'settled', order: settled(a, 'won', 19.2) },
+  { type: 'xstate.done.actor.fetchOpenOrders', output: page([a, b], 2) },
+  { type: 'xstate.done.actor.fetchOpenOrders', output: page([b], 1) },
+  { type: 'xstate.done.actor.fetchOpenOrders', output: page([], 0) },
+  { type: 'xstate.done.actor.fetchSettledOrders', output: [settled(a, 'lost', 0), settled(b, 'closed_early', 4.1)] },
+  { type: 'xstate.error.actor.fetchSettledOrders', error: null },
+];
+const settlementModel: PathModel = {
+  name: 'orders',
+  machine: ordersMachine,
+  events: (snapshot) =>
+    settlementEvents.filter((e) => {
+      const { open, closedHere, announced, unconfirmed } = snapshot.context;
+      if (e.type === 'orders.closeRequested') return closedHere.length === 0 && announced.length === 0;
+      if (e.type === 'orders.orderUpdated') return announced.length === 0 && unconfirmed.length === 0;
+      if (e.type !== 'xstate.done.actor.fetchOpenOrders') return true;
+      const count = (Reflect.get(e, 'output') as OrderListResponse).orders.length;
+      if (count === 2) return open.length === 0 && unconfirmed.length === 0;
+      return count === 0 || open.length > 0;
+    }),
+  simplePaths: false,
+};
+
 describe('orders machine paths', () => {
   afterAll(printCoverage);
   it.each(pathCases(model))('%s', (_, path) => {
     replayPath(model, path);
+  });
+  it.each(pathCases(settlementModel))('settlement %s', (_, path) => {
+    replayPath(settlementModel, path);
   });
   it('reaches every state and takes every transition', () => assertFullCoverage('orders'));
 });
@@ -86,22 +133,40 @@ describe('orders helpers', () => {
     expect(settledToast(settled(order, 'lost', 0))).toEqual({ type: 'info', messageKey: 'orders.settled_lost', params: { pair: 'EUR/USD', amount: '10.00 USD' } });
     expect(settledToast(settled(order, 'tie', 10))?.messageKey).toBe('orders.settled_tie');
     expect(settledToast(settled(order, 'refunded', 10))?.messageKey).toBe('orders.settled_refunded');
-    expect(settledToast(settled(order, 'closed_early', 4.1))).toBeNull();
+    expect(settledToast(settled(order, 'closed_early', 4.1))).toEqual({
+      type: 'info',
+      messageKey: 'orders.settled_closed_early',
+      params: { pair: 'EUR/USD', amount: '4.10 USD' },
+    });
+    expect(settledToast(order)).toBeNull();
+  });
+
+  it('checks an open order again once its expiry and the grace have passed, at most every grace period', () => {
+    const now = 1_000_000;
+    expect(settlementCheckDelay([{ expires_at_ms: now + 60_000 }, { expires_at_ms: now + 10_000 }], now)).toBe(10_000 + SETTLEMENT_GRACE_MS);
+    expect(settlementCheckDelay([{ expires_at_ms: now - 60_000 }], now)).toBe(SETTLEMENT_GRACE_MS);
+    expect(settlementCheckDelay([{ expires_at_ms: now + 10 ** 12 }], now)).toBe(2_147_483_647);
+    expect(settlementCheckDelay([], now)).toBe(2_147_483_647);
   });
 });
 
 describe('orders behaviour', () => {
-  function withServer(respond: (input: FetchOrdersInput) => Promise<OrderListResponse>) {
+  function withServer(respond: (input: FetchOrdersInput) => Promise<OrderListResponse>, lookup: (ids: number[]) => Promise<Order[]> = () => Promise.resolve([])) {
     const requests: FetchOrdersInput[] = [];
+    const lookups: number[][] = [];
     const machine = ordersMachine.provide({
       actors: {
         fetchOrders: fromPromise<OrderListResponse, FetchOrdersInput>(({ input }) => {
           requests.push(input);
           return respond(input);
         }),
+        fetchSettledOrders: fromPromise<Order[], FetchSettledOrdersInput>(({ input }) => {
+          lookups.push(input.orderIds);
+          return lookup(input.orderIds);
+        }),
       },
     });
-    return { requests, ...startUnderParent(machine) };
+    return { requests, lookups, ...startUnderParent(machine) };
   }
   const flush = () => new Promise((r) => setTimeout(r, 0));
 
@@ -113,7 +178,7 @@ describe('orders behaviour', () => {
       { status: 'open', trading_account: 'all', limit: 10, offset: 0 },
       { status: 'open', trading_account: 'all', limit: 100, offset: 0 },
     ]);
-    expect(actor.getSnapshot().value).toEqual({ signedIn: { list: 'loaded', openOrders: 'loaded' } });
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { list: 'loaded', openOrders: 'watching' } });
     expect(actor.getSnapshot().context.open).toEqual([a]);
 
     actor.send({ type: 'orders.tabChosen', tab: 'all' });
@@ -168,5 +233,87 @@ describe('orders behaviour', () => {
     expect(actor.getSnapshot().context).toMatchObject({ tab: 'active', account: 'all', page: 1, orders: [], open: [] });
     actor.send({ type: 'orders.orderUpdated', change: 'opened', order: a });
     expect(actor.getSnapshot().context.open).toEqual([]);
+  });
+
+  it('toasts, once, a settlement whose push was missed when a refresh no longer lists the order as open', async () => {
+    let open = [a, b];
+    const { actor, parentEvents, lookups } = withServer(
+      (input) => Promise.resolve(input.limit === 100 ? page(open, open.length) : page([], 0)),
+      () => Promise.resolve([settled(a, 'won', 19.2)]),
+    );
+    actor.send({ type: 'orders.sessionStarted' });
+    await flush();
+    expect(actor.getSnapshot().matches({ signedIn: { openOrders: 'watching' } })).toBe(true);
+    // The socket was down while `a` settled; it is back (the app asks for a refresh).
+    open = [b];
+    actor.send({ type: 'orders.refreshRequested' });
+    await flush();
+    await flush();
+    expect(lookups).toEqual([[1]]);
+    expect(parentEvents).toEqual([
+      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.settled_won', params: { pair: 'EUR/USD', amount: '19.20 USD', profit: '9.20 USD' } } },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({ open: [b], unconfirmed: [] });
+    expect(actor.getSnapshot().matches({ signedIn: { openOrders: 'watching' } })).toBe(true);
+    // A late push of the same settlement does not toast it again.
+    actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(a, 'won', 19.2) });
+    expect(parentEvents).toHaveLength(1);
+  });
+
+  it('keeps an order whose lookup failed for the next refresh, and ignores one that is still open', async () => {
+    let open = [a];
+    let lookupFails = true;
+    const { actor, parentEvents, lookups } = withServer(
+      (input) => Promise.resolve(input.limit === 100 ? page(open, open.length) : page([], 0)),
+      () => (lookupFails ? Promise.reject(new Error('')) : Promise.resolve([a])),
+    );
+    actor.send({ type: 'orders.sessionStarted' });
+    await flush();
+    open = [];
+    actor.send({ type: 'orders.refreshRequested' });
+    await flush();
+    await flush();
+    expect(actor.getSnapshot().matches({ signedIn: { openOrders: 'loaded' } })).toBe(true);
+    expect(actor.getSnapshot().context.unconfirmed).toEqual([a]);
+    lookupFails = false;
+    actor.send({ type: 'orders.refreshRequested' });
+    await flush();
+    await flush();
+    expect(lookups).toEqual([[1], [1]]);
+    expect(parentEvents).toEqual([]);
+    expect(actor.getSnapshot().context.unconfirmed).toEqual([]);
+  });
+
+  it('fetches both lists again when an open order is overdue without its settlement', async () => {
+    vi.useFakeTimers();
+    try {
+      const expiring = makeOrder({ order_id: 7, expires_at_ms: Date.now() + 60_000 });
+      const { actor, requests } = withServer(() => Promise.resolve(page([expiring], 1)));
+      actor.send({ type: 'orders.sessionStarted' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(requests).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(60_000 + SETTLEMENT_GRACE_MS - 1);
+      expect(requests).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(requests.map((r) => r.limit)).toEqual([10, 100, 10, 100]);
+      // Still open on the server: asked again after the grace period, not in a tight loop.
+      await vi.advanceTimersByTimeAsync(SETTLEMENT_GRACE_MS);
+      expect(requests).toHaveLength(6);
+    } finally {
+      vi.clearAllTimers();
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves the toast of an early close made here to the close flow, and toasts one made elsewhere', () => {
+    const { actor, parentEvents } = withServer(() => new Promise(() => {}));
+    actor.send({ type: 'orders.sessionStarted' });
+    actor.send({ type: 'orders.closeRequested', orderId: 1 });
+    actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(a, 'closed_early', 4.1) });
+    expect(parentEvents).toEqual([]);
+    actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(b, 'closed_early', 12.5) });
+    expect(parentEvents).toEqual([
+      { type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: '12.50 USD' } } },
+    ]);
   });
 });
