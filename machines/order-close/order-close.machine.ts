@@ -1,27 +1,35 @@
 /**
  * Closing one open order early, with a confirmation that shows the server's quote (spec
- * section 4, Order: "Closing needs a confirmation"; docs/orders.md section 4).
+ * section 4, Order: "Closing needs a confirmation"; docs/orders.md section 4). The issue's
+ * lifecycle "idle -> confirming -> closing -> closed | failed" maps as follows.
  *
- * Lifecycle: spawned per flow by the app on `flow.orderCloseStarted {orderId}` (id and systemId
- * 'orderClose') and stopped on `flow.orderCloseEnded`; the confirm dialog is open while it
- * lives. Its states:
- * - `loadingQuote` fetches the order (GET /api/platform/orders/{id}) with its indicative
- *   `close_quote`; the quote is fetched again every `quoteRefresh` (its validity, 3 s) while the
- *   dialog waits in `quoted`. An order that is no longer open ends in `alreadyClosed`; an open
- *   order without a quote (no fresh price, about to expire) waits in `unavailable` and asks
- *   again after `quoteRetry`. A failed fetch is `quoteFailed` (server text or
- *   orders.failed_to_load_details) until `orderClose.retryRequested`.
+ * `idle` is not a state of this machine: it is the app's `orderCloseFlow.idle`, the region
+ * state before a flow starts. Like every wizard (ARCHITECTURE.md section 3) this machine is
+ * spawned per flow, by the app on `flow.orderCloseStarted {orderId}` (id and systemId
+ * 'orderClose'), and stopped on `flow.orderCloseEnded`; the confirm dialog is open while it
+ * lives, so its life starts at `confirming`. Its top-level states:
+ * - `confirming`: the dialog asks. `loadingQuote` fetches the order (GET
+ *   /api/platform/orders/{id}) with its indicative `close_quote`; the quote is fetched again
+ *   every `quoteRefresh` (its validity, 3 s) while the dialog waits in `quoted`. An open order
+ *   without a quote (no fresh price, about to expire) waits in `unavailable` and asks again
+ *   after `quoteRetry`. A failed fetch is `quoteFailed` (server text or
+ *   orders.failed_to_load_details) until `orderClose.retryRequested`. An order that is no
+ *   longer open goes straight to `closed` (see there).
  * - `orderClose.confirmed` (with a quote on screen, also while the next quote loads) ->
- *   `closing`: POST /api/platform/orders/{id}/close with {currency, expected_min}. The quote
- *   is indicative and the value moves with every tick, so the dialog promises "about X, at
- *   least Y" with Y = X less CLOSE_SLIPPAGE (1 %) and sends Y as expected_min: the server pays
- *   the value at that moment, and refuses ("Price changed, please confirm again") rather than
- *   pay less than the minimum the trader saw.
- * - `closed` (final): a success toast with the amount received; the parent hears `order.closed
- *   {order}` (the orders refresh; balances follow through update_balances).
+ *   `closing`: the parent hears `order.closeRequested {orderId}` (so the orders actor leaves
+ *   the toast of this close to this flow), then POST /api/platform/orders/{id}/close with
+ *   {currency, expected_min}. The quote is indicative and the value moves with every tick, so
+ *   the dialog promises "about X, at least Y" with Y = X less CLOSE_SLIPPAGE (1 %) and sends Y
+ *   as expected_min: the server pays the value at that moment, and refuses ("Price changed,
+ *   please confirm again") rather than pay less than the minimum the trader saw.
+ * - `closed` (final). Closed by this flow: `closedOrder` holds the order as closed, a success
+ *   toast gives the amount received and the parent hears `order.closed {order}` (the app
+ *   refreshes the orders and the balances). Already closed when the quote was asked (settled
+ *   at expiry, or closed elsewhere): `closedOrder` stays null and `order` is the closed order
+ *   (`isClosedElsewhere`); the dialog says so and waits for the trader to dismiss it.
  * - `failed`: the dialog stays open with the server's text or orders.failed_to_close_order; a
- *   new quote is fetched after `quoteRefresh` (the error stays until the next confirmation),
- *   and the trader may confirm again.
+ *   new quote is fetched after `quoteRefresh` (back in `confirming`; the error stays until the
+ *   next confirmation), and the trader may confirm again.
  */
 import { assign, fromPromise, sendParent, setup } from 'xstate';
 import { CLOSE_QUOTE_VALID_MS, type CloseQuote, type Order, type OrderDetails } from '../../contract/orders';
@@ -48,7 +56,7 @@ export interface OrderCloseContext {
   quoteError: CloseFailure | null;
   /** Why the last close was refused; kept until the next confirmation. */
   closeError: CloseFailure | null;
-  /** The order as closed (with the amount paid). */
+  /** The order as this flow closed it (with the amount paid); null when this flow closed nothing. */
   closedOrder: Order | null;
 }
 
@@ -64,7 +72,10 @@ export interface CloseOrderRequest {
   expectedMin: number;
 }
 
-export type OrderCloseParentEvent = { type: 'toast.requested'; toast: ToastRequest } | { type: 'order.closed'; order: Order };
+export type OrderCloseParentEvent =
+  | { type: 'toast.requested'; toast: ToastRequest }
+  | { type: 'order.closeRequested'; orderId: number }
+  | { type: 'order.closed'; order: Order };
 
 export const QUOTE_RETRY_MS = 1000;
 /** How far below the quote the close may still go through (the dialog shows the minimum). */
@@ -76,6 +87,11 @@ export function minimumAccepted(quote: Pick<CloseQuote, 'amount' | 'currency'>):
   const minor = toMinor(quote.amount, decimals) ?? Math.trunc(quote.amount * 10 ** decimals);
   return fromMinor(mulDivFloor(minor, 10_000 - CLOSE_SLIPPAGE_BP, 10_000), decimals);
 }
+/** In `closed`: the order had closed before this flow could close it (no close of ours). */
+export function isClosedElsewhere(context: Pick<OrderCloseContext, 'closedOrder'>): boolean {
+  return context.closedOrder === null;
+}
+
 const DETAILS_FALLBACK_KEY = 'orders.failed_to_load_details';
 const CLOSE_FALLBACK_KEY = 'orders.failed_to_close_order';
 
@@ -116,6 +132,7 @@ export const orderCloseMachine = setup({
         params: { pair: params.order.pair_human_code, amount: formatAmount(params.order.payout ?? 0, params.order.currency) },
       },
     })),
+    notifyClosing: sendParent(({ context }): OrderCloseParentEvent => ({ type: 'order.closeRequested', orderId: context.orderId })),
     notifyClosed: sendParent((_, params: { order: Order }): OrderCloseParentEvent => ({ type: 'order.closed', order: params.order })),
   },
 }).createMachine({
@@ -128,49 +145,57 @@ export const orderCloseMachine = setup({
     closeError: null,
     closedOrder: null,
   }),
-  initial: 'loadingQuote',
+  initial: 'confirming',
   states: {
-    loadingQuote: {
-      description: 'The quote on screen (if any) stays confirmable while the next one loads.',
-      invoke: {
-        id: 'fetchOrder',
-        src: 'fetchOrder',
-        input: ({ context }) => ({ orderId: context.orderId }),
-        onDone: [
-          {
-            guard: { type: 'isOrderClosed', params: ({ event }) => ({ order: event.output }) },
-            target: 'alreadyClosed',
-            actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) },
+    confirming: {
+      description: 'The dialog shows the order and asks; the quote is kept fresh.',
+      initial: 'loadingQuote',
+      states: {
+        loadingQuote: {
+          description: 'The quote on screen (if any) stays confirmable while the next one loads.',
+          invoke: {
+            id: 'fetchOrder',
+            src: 'fetchOrder',
+            input: ({ context }) => ({ orderId: context.orderId }),
+            onDone: [
+              {
+                guard: { type: 'isOrderClosed', params: ({ event }) => ({ order: event.output }) },
+                target: '#orderClose.closed',
+                description: 'The order settled (or was closed elsewhere) before this close.',
+                actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) },
+              },
+              {
+                guard: { type: 'isQuoted', params: ({ event }) => ({ order: event.output }) },
+                target: 'quoted',
+                actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) },
+              },
+              { target: 'unavailable', actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) } },
+            ],
+            onError: { target: 'quoteFailed', actions: { type: 'assignQuoteError', params: ({ event }) => ({ message: errorText(event.error) }) } },
           },
-          {
-            guard: { type: 'isQuoted', params: ({ event }) => ({ order: event.output }) },
-            target: 'quoted',
-            actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) },
+          on: {
+            'orderClose.confirmed': { guard: 'hasQuote', target: '#orderClose.closing', actions: 'clearCloseError' },
           },
-          { target: 'unavailable', actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) } },
-        ],
-        onError: { target: 'quoteFailed', actions: { type: 'assignQuoteError', params: ({ event }) => ({ message: errorText(event.error) }) } },
-      },
-      on: {
-        'orderClose.confirmed': { guard: 'hasQuote', target: 'closing', actions: 'clearCloseError' },
-      },
-    },
-    quoted: {
-      after: { quoteRefresh: 'loadingQuote' },
-      on: {
-        'orderClose.confirmed': { target: 'closing', actions: 'clearCloseError' },
-      },
-    },
-    unavailable: {
-      description: 'Open, but the server gives no quote now (no fresh price, or at expiry).',
-      after: { quoteRetry: 'loadingQuote' },
-    },
-    quoteFailed: {
-      on: {
-        'orderClose.retryRequested': 'loadingQuote',
+        },
+        quoted: {
+          after: { quoteRefresh: 'loadingQuote' },
+          on: {
+            'orderClose.confirmed': { target: '#orderClose.closing', actions: 'clearCloseError' },
+          },
+        },
+        unavailable: {
+          description: 'Open, but the server gives no quote now (no fresh price, or at expiry).',
+          after: { quoteRetry: 'loadingQuote' },
+        },
+        quoteFailed: {
+          on: {
+            'orderClose.retryRequested': 'loadingQuote',
+          },
+        },
       },
     },
     closing: {
+      entry: 'notifyClosing',
       invoke: {
         id: 'closeOrder',
         src: 'closeOrder',
@@ -190,19 +215,16 @@ export const orderCloseMachine = setup({
         onError: { target: 'failed', actions: { type: 'assignCloseError', params: ({ event }) => ({ message: errorText(event.error) }) } },
       },
     },
+    closed: {
+      type: 'final',
+      description: 'Closed by this flow (closedOrder), or found already closed when the quote was asked (closedOrder null).',
+    },
     failed: {
       description: 'The dialog stays open with the reason; a fresh quote follows.',
-      after: { quoteRefresh: 'loadingQuote' },
+      after: { quoteRefresh: 'confirming' },
       on: {
         'orderClose.confirmed': { target: 'closing', actions: 'clearCloseError' },
       },
-    },
-    alreadyClosed: {
-      type: 'final',
-      description: 'The order settled (or was closed elsewhere) before this close.',
-    },
-    closed: {
-      type: 'final',
     },
   },
 });

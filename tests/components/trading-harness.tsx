@@ -12,7 +12,7 @@ import { socketMachine, type SocketEmitEvent } from '../../machines/socket/socke
 import { pairsMachine } from '../../machines/pairs/pairs.machine';
 import { chartMachine } from '../../machines/chart/chart.machine';
 import { orderPlacementMachine, type CreateOrderInput } from '../../machines/order-placement/order-placement.machine';
-import { ordersMachine, type FetchOrdersInput } from '../../machines/orders/orders.machine';
+import { ordersMachine, type FetchOrdersInput, type FetchSettledOrdersInput } from '../../machines/orders/orders.machine';
 import { orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from '../../machines/order-close/order-close.machine';
 import type { Order, OrderDetails, OrderListResponse } from '../../contract/orders';
 import type { Pair } from '../../contract/market';
@@ -25,6 +25,8 @@ import { makeUser } from '../machines/fixtures';
 export interface TradingServer {
   createOrder: (input: CreateOrderInput) => Promise<Order>;
   listOrders: (input: FetchOrdersInput) => Promise<OrderListResponse>;
+  /** The orders machine's look-up of orders that left the open list (by id). */
+  lookupOrders: (input: FetchSettledOrdersInput) => Promise<Order[]>;
   getOrder: (input: FetchOrderInput) => Promise<OrderDetails>;
   closeOrder: (input: CloseOrderRequest) => Promise<Order>;
 }
@@ -64,6 +66,7 @@ export function startTradingApp(server: Partial<TradingServer> = {}, options: { 
             calls.listOrders.push(input);
             return server.listOrders ? server.listOrders(input) : Promise.resolve(emptyPage());
           }),
+          fetchSettledOrders: fromPromise<Order[], FetchSettledOrdersInput>(({ input }) => (server.lookupOrders ? server.lookupOrders(input) : Promise.resolve([]))),
         },
       }),
       orderClose: orderCloseMachine.provide({

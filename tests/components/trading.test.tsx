@@ -2,7 +2,8 @@
  * The trading views on the real machines (side effects stubbed): the pair selector (search,
  * categories, empty state, keyboard, choosing), the bet panel (potential return before the
  * click, steps and presets, refused bets, placing with a spinner), the orders panel (empty,
- * countdown and live estimate, failure with Retry, pagination) and the close confirmation.
+ * countdown and live estimate, failure with Retry, pagination, a missed settlement healed after
+ * a reconnect, early closes made elsewhere) and the close confirmation.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -259,6 +260,46 @@ describe('orders panel', () => {
     expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeTruthy();
   });
 
+  it('heals a settlement missed while the socket was down: the card leaves Active and the result is toasted once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+      vi.setSystemTime(now);
+      const expired = makeOrder({ order_id: 7, amount: 10, created_at_ms: now - 60_000, expires_at_ms: now - 1_000 });
+      let open = [expired];
+      const lookups: number[][] = [];
+      const app = startTradingApp({
+        listOrders: () => Promise.resolve(page(open)),
+        lookupOrders: ({ orderIds }) => {
+          lookups.push(orderIds);
+          return Promise.resolve([settled(expired, 'won', 19.2)]);
+        },
+      });
+      app.render(<OrdersPanel />);
+      const list = await screen.findByRole('list');
+      expect(within(list).getByText('Settling…')).toBeTruthy();
+      // The order settled while the socket was down; it is back (get_userdata answered).
+      open = [];
+      act(() => app.push('userdata', { userdata: { balances: { USD: { RealBalance: 0, DemoBalance: 10009.2 } } } }));
+      expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeTruthy();
+      const toasts = () => app.child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string }) => t.messageKey);
+      await waitFor(() => expect(toasts()).toEqual(['orders.settled_won']));
+      expect(lookups).toEqual([[7]]);
+      // The late push of the same settlement does not toast again.
+      act(() => app.push('order_update', { change: 'settled', order: settled(expired, 'won', 19.2) }));
+      expect(toasts()).toEqual(['orders.settled_won']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('toasts an early close made on another device', async () => {
+    const app = startTradingApp();
+    act(() => app.push('order_update', { change: 'settled', order: settled(makeOrder({ order_id: 8, amount: 10 }), 'closed_early', 6.5) }));
+    const toast = app.child('toasts').getSnapshot().context.toasts[0] as { messageKey?: string; params?: Record<string, string> };
+    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: '6.50 USD' } });
+  });
+
   it('filters by account', async () => {
     const user = userEvent.setup();
     const app = startTradingApp();
@@ -297,8 +338,10 @@ describe('close confirmation', () => {
     refuse = false;
     await user.click(within(dialog).getByRole('button', { name: 'Close for $181.34' }));
     await waitFor(() => expect(app.actor.system.get('orderClose')).toBeUndefined());
+    // The push of this close arrives too: only the close flow's toast is shown.
+    act(() => app.push('order_update', { change: 'settled', order: settled(order, 'closed_early', 181.34) }));
     const toasts = app.child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string }) => t.messageKey);
-    expect(toasts).toContain('orders.order_closed_successfully');
+    expect(toasts).toEqual(['orders.order_closed_successfully']);
   });
 
   it('says when the order has already closed', async () => {

@@ -1,12 +1,12 @@
 /**
  * Order close: generated paths (quote, refresh, confirm, close, failures), the request it
  * sends (currency and the minimum shown, the quote less 1 %, as expected_min) and what the
- * parent hears.
+ * parent hears. Top-level states: confirming (its quote substates), closing, closed, failed.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromPromise, type AnyEventObject } from 'xstate';
 import type { Order, OrderDetails } from '../../contract/orders';
-import { minimumAccepted, orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from '../../machines/order-close/order-close.machine';
+import { isClosedElsewhere, minimumAccepted, orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from '../../machines/order-close/order-close.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { details, makeOrder, quote, settled } from './trading-fixtures';
 
@@ -77,19 +77,21 @@ describe('closing an order', () => {
       fetch: () => Promise.resolve(details(order, quote(181.34))),
       close: () => Promise.resolve(closedEarly),
     });
-    expect(actor.getSnapshot().value).toBe('loadingQuote');
+    expect(actor.getSnapshot().value).toEqual({ confirming: 'loadingQuote' });
     actor.send({ type: 'orderClose.confirmed' });
-    expect(actor.getSnapshot().value).toBe('loadingQuote');
+    expect(actor.getSnapshot().value).toEqual({ confirming: 'loadingQuote' });
     await flush();
     expect(fetches).toEqual([{ orderId: 42 }]);
-    expect(actor.getSnapshot().value).toBe('quoted');
+    expect(actor.getSnapshot().value).toEqual({ confirming: 'quoted' });
     expect(actor.getSnapshot().context.quote?.amount).toBe(181.34);
     actor.send({ type: 'orderClose.confirmed' });
     await flush();
     expect(closes).toEqual([{ orderId: 42, currency: 'USD', expectedMin: 179.52 }]);
     expect(actor.getSnapshot().value).toBe('closed');
     expect(actor.getSnapshot().status).toBe('done');
+    expect(isClosedElsewhere(actor.getSnapshot().context)).toBe(false);
     expect(parentEvents.filter((e) => !e.type.startsWith('xstate.done.actor'))).toEqual([
+      { type: 'order.closeRequested', orderId: 42 },
       { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.order_closed_successfully', params: { pair: 'EUR/USD', amount: '181.34 USD' } } },
       { type: 'order.closed', order: closedEarly },
     ]);
@@ -124,7 +126,7 @@ describe('closing an order', () => {
     await flush();
     expect(actor.getSnapshot().value).toBe('failed');
     expect(actor.getSnapshot().context.closeError).toEqual({ message: 'Price changed, please confirm again', key: 'orders.failed_to_close_order' });
-    expect(parentEvents).toEqual([]);
+    expect(parentEvents).toEqual([{ type: 'order.closeRequested', orderId: 42 }]);
     refuse = false;
     actor.send({ type: 'orderClose.confirmed' });
     expect(actor.getSnapshot().context.closeError).toBeNull();
@@ -137,8 +139,12 @@ describe('closing an order', () => {
     const done = withServer({ fetch: () => Promise.resolve(details(settled(order, 'lost', 0), null)), close: () => Promise.reject(new Error('unused')) });
     const broken = withServer({ fetch: () => Promise.reject(undefined), close: () => Promise.reject(new Error('unused')) });
     await flush();
-    expect(done.actor.getSnapshot().value).toBe('alreadyClosed');
-    expect(broken.actor.getSnapshot().value).toBe('quoteFailed');
+    expect(done.actor.getSnapshot().value).toBe('closed');
+    expect(done.actor.getSnapshot().status).toBe('done');
+    expect(isClosedElsewhere(done.actor.getSnapshot().context)).toBe(true);
+    expect(done.actor.getSnapshot().context.order?.result).toBe('lost');
+    expect(done.parentEvents.filter((e) => !e.type.startsWith('xstate.done.actor'))).toEqual([]);
+    expect(broken.actor.getSnapshot().value).toEqual({ confirming: 'quoteFailed' });
     expect(broken.actor.getSnapshot().context.quoteError).toEqual({ message: null, key: 'orders.failed_to_load_details' });
     broken.actor.send({ type: 'orderClose.confirmed' });
     expect(broken.closes).toEqual([]);

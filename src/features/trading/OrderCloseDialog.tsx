@@ -2,29 +2,40 @@
  * The confirmation before closing an order early, fed by the orderClose flow actor: the order,
  * the server's quote ("You receive ..."), refreshed every few seconds, and Confirm. It waits
  * visibly for a quote, keeps the dialog open with the server's reason when a close is refused,
- * and closes itself (ending the flow) once the order is closed. Built on Modal rather than
+ * and closes itself (ending the flow) once this flow closed the order; an order found already
+ * closed is said so until the trader dismisses the dialog. Built on Modal rather than
  * ConfirmDialog because Confirm must stay disabled until there is a quote to confirm.
  */
 import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
-import { minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
+import { isClosedElsewhere, minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
 import { Button, InfoChip, Modal, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useAppActor } from '../../app/runtime';
-import type { ActorRefFrom } from 'xstate';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+
+/** What the dialog shows: the quote's step while confirming, else the top-level state (closed split by who closed). */
+type DialogStep = 'loadingQuote' | 'quoted' | 'unavailable' | 'quoteFailed' | 'closing' | 'closed' | 'alreadyClosed' | 'failed';
+
+function dialogStep(snapshot: SnapshotFrom<OrderCloseMachine>): DialogStep {
+  const value = snapshot.value;
+  if (typeof value === 'object') return value.confirming;
+  if (value === 'closed' && isClosedElsewhere(snapshot.context)) return 'alreadyClosed';
+  return value;
+}
 
 export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMachine> }) {
   const t = useT();
   const format = useFormat();
   const app = useAppActor();
-  const state = useSelector(actor, (s) => s.value);
+  const state = useSelector(actor, dialogStep);
   const order = useSelector(actor, (s) => s.context.order);
   const quote = useSelector(actor, (s) => s.context.quote);
   const quoteError = useSelector(actor, (s) => s.context.quoteError);
   const closeError = useSelector(actor, (s) => s.context.closeError);
   const end = () => app.send({ type: 'flow.orderCloseEnded' });
 
-  // Closed: the toast tells the result, the dialog goes.
+  // Closed by this flow: the toast tells the result, the dialog goes.
   useEffect(() => {
     if (state === 'closed') app.send({ type: 'flow.orderCloseEnded' });
   }, [state, app]);
