@@ -48,7 +48,13 @@ export function pairLogoUrl(logo: string, apiBase: string): string {
 
 /** GET /api/v2/candles query: one series, at most 1000 candles (default 1000). */
 export const CandlesQuerySchema = v.object({
-  pair_code: v.pipe(v.string('pair_code is required'), v.minLength(1, 'pair_code is required'), v.maxLength(32, 'pair_code must be at most 32 characters')),
+  /** Upper-cased: "eurusd" is EURUSD. */
+  pair_code: v.pipe(
+    v.string('pair_code is required'),
+    v.minLength(1, 'pair_code is required'),
+    v.maxLength(32, 'pair_code must be at most 32 characters'),
+    v.toUpperCase(),
+  ),
   timeframe: TimeframeSchema,
   limit: v.optional(
     v.pipe(

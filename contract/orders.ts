@@ -18,8 +18,10 @@ export const ORDER_STATUSES = ['open', 'closed'] as const;
 export const ORDER_RESULTS = ['won', 'lost', 'tie', 'closed_early', 'refunded'] as const;
 export const ORDERS_PAGE_MAX = 100;
 export const ORDERS_PAGE_DEFAULT = 10;
-/** GET /api/v1/orders/all returns at most this many (newest first). */
+/** GET /api/v1/orders/all returns at most this many per request (newest first); `truncated` says when more exist. */
 export const ORDERS_ALL_CAP = 1000;
+/** GET /api/platform/orders/{id}/ticks returns at most this many ticks per request. */
+export const ORDER_TICKS_CAP = 5000;
 /** Early-close margin kept by the platform (ARCHITECTURE.md section 5). */
 export const EARLY_CLOSE_MARGIN = 0.05;
 /** How long the indicative close quote of GET /orders/{id} is meant to be shown before a refresh. */
@@ -85,11 +87,13 @@ const requiredFields =
     return typeof key === 'string' ? `${labels[key] ?? key} is required` : 'Request body must be a JSON object';
   };
 
+/** Pair codes are upper case ("eurusd" is EURUSD). */
 const PairCodeSchema = v.pipe(
   v.string('Pair code must be a string'),
   v.trim(),
   v.minLength(1, 'Pair code is required'),
   v.maxLength(32, 'Pair code must be at most 32 characters'),
+  v.toUpperCase(),
 );
 const DirectionSchema = v.picklist(ORDER_DIRECTIONS, 'Direction must be up or down');
 const TradingAccountSchema = v.picklist(TRADING_ACCOUNTS, 'Trading account must be RealAccount or DemoAccount');
@@ -139,10 +143,10 @@ export type CreateOrderInput = v.InferInput<typeof CreateOrderSchema>;
 export type CreateOrder = v.InferOutput<typeof CreateOrderSchema>;
 
 /** A query-string integer within bounds (query values arrive as strings). */
-const queryInt = (name: string, min: number, max: number) =>
+const queryInt = (name: string, min: number, max: number, digits = 9) =>
   v.pipe(
     v.string(`${name} must be a whole number`),
-    v.regex(/^\d{1,9}$/, `${name} must be a whole number`),
+    v.regex(new RegExp(`^\\d{1,${digits}}$`), `${name} must be a whole number`),
     v.transform(Number),
     v.minValue(min, `${name} must be at least ${min}`),
     v.maxValue(max, `${name} must be at most ${max}`),
@@ -162,6 +166,22 @@ export const ListOrdersQuerySchema = v.object({
 });
 export type ListOrdersQueryInput = v.InferInput<typeof ListOrdersQuerySchema>;
 export type ListOrdersQuery = v.InferOutput<typeof ListOrdersQuerySchema>;
+
+/** GET /api/v1/orders/all: optional paging; without it, the newest ORDERS_ALL_CAP orders. */
+export const AllOrdersQuerySchema = v.object({
+  limit: v.optional(queryInt('limit', 1, ORDERS_ALL_CAP), String(ORDERS_ALL_CAP)),
+  offset: v.optional(queryInt('offset', 0, 1_000_000_000), '0'),
+});
+export type AllOrdersQueryInput = v.InferInput<typeof AllOrdersQuerySchema>;
+export type AllOrdersQuery = v.InferOutput<typeof AllOrdersQuerySchema>;
+
+/** GET /api/platform/orders/{id}/ticks: `after_seq` continues a truncated answer. */
+export const OrderTicksQuerySchema = v.object({
+  limit: v.optional(queryInt('limit', 1, ORDER_TICKS_CAP), String(ORDER_TICKS_CAP)),
+  after_seq: v.optional(queryInt('after_seq', 0, Number.MAX_SAFE_INTEGER, 15)),
+});
+export type OrderTicksQueryInput = v.InferInput<typeof OrderTicksQuerySchema>;
+export type OrderTicksQuery = v.InferOutput<typeof OrderTicksQuerySchema>;
 
 /**
  * POST /api/platform/orders/{id}/close. `currency`, when sent, must be the order's currency.
@@ -273,9 +293,45 @@ export type OrderDetailsResponse = v.InferOutput<typeof OrderDetailsResponseSche
 /** data of GET /api/platform/orders */
 export const OrderListResponseSchema = v.object({ orders: v.array(OrderSchema), pagination: PaginationSchema });
 export type OrderListResponse = v.InferOutput<typeof OrderListResponseSchema>;
-/** data of GET /api/v1/orders/all */
-export const OrderAllResponseSchema = v.object({ orders: v.array(OrderSchema) });
+/**
+ * data of GET /api/v1/orders/all: `orders` newest first, at most `limit` (default and maximum
+ * ORDERS_ALL_CAP); `truncated` is true when the user has more orders than this answer holds
+ * (the pagination block says where the next page starts).
+ */
+export const OrderAllResponseSchema = v.object({ orders: v.array(OrderSchema), truncated: v.boolean(), pagination: PaginationSchema });
 export type OrderAllResponse = v.InferOutput<typeof OrderAllResponseSchema>;
+
+/**
+ * data of GET /api/platform/orders/{id}/ticks: the pair's tick log from the order's entry tick to
+ * its exit tick (to the latest tick while open), read back so anyone can check the settlement.
+ * Seqs are consecutive per pair, so the span numbered `to_seq - from_seq + 1` ticks; `ticks` are
+ * the ones the log holds (after `after_seq`), oldest first, at most `limit`.
+ */
+export const OrderTicksResponseSchema = v.object({
+  order_id: v.number(),
+  pair_code: v.string(),
+  status: v.picklist(ORDER_STATUSES),
+  /** As recorded on the order. */
+  entry_tick: TickRefSchema,
+  exit_tick: v.nullable(TickRefSchema),
+  /** The log's ticks with the entry and exit seqs (null: the log does not hold it). */
+  logged_entry_tick: v.nullable(TickRefSchema),
+  logged_exit_tick: v.nullable(TickRefSchema),
+  /** The span: the entry seq to the exit seq (while open: the pair's latest seq). */
+  from_seq: v.number(),
+  to_seq: v.number(),
+  ticks: v.array(TickRefSchema),
+  /** More logged ticks of the span follow; ask again with after_seq = next_after_seq. */
+  truncated: v.boolean(),
+  next_after_seq: v.nullable(v.number()),
+  /** Ticks of the span the log holds, and the numbered ones it does not. */
+  logged_count: v.number(),
+  missing_count: v.number(),
+  /** Retention (TICK_RETENTION_HOURS) deleted ticks of this span. */
+  pruned: v.boolean(),
+  retention_hours: v.number(),
+});
+export type OrderTicksResponse = v.InferOutput<typeof OrderTicksResponseSchema>;
 
 /** Socket `order_update`: sent to the owner when an order opens and when it closes. */
 export const OrderUpdateEventSchema = v.object({

@@ -5,12 +5,21 @@
  *   POST /api/v2/orders                     place (201; 200 for a client_request_id replay)
  *   GET  /api/platform/orders               list with filters and pagination
  *   GET  /api/platform/orders/:id           one order + indicative close quote
+ *   GET  /api/platform/orders/:id/ticks     the order's tick log from entry to exit (capped, paged)
  *   POST /api/platform/orders/:id/close     early close at the fair value (idempotent)
- *   GET  /api/v1/orders/all                 every order, newest first, capped
+ *   GET  /api/v1/orders/all                 every order, newest first, 1000 a page, `truncated`
  */
 import type { AppContext, ServerModule } from '../context';
 import { ok } from '../../contract/envelope';
-import { CloseOrderSchema, CreateOrderSchema, ListOrdersQuerySchema, ORDER_UPDATE_EVENT, type OrderUpdateEvent } from '../../contract/orders';
+import {
+  AllOrdersQuerySchema,
+  CloseOrderSchema,
+  CreateOrderSchema,
+  ListOrdersQuerySchema,
+  ORDER_UPDATE_EVENT,
+  OrderTicksQuerySchema,
+  type OrderUpdateEvent,
+} from '../../contract/orders';
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import type { MarketService } from '../domain/market/types';
@@ -63,13 +72,22 @@ export const ordersModule: ServerModule = {
       return ok({ order: await orders.get(req.auth!.userId, id) });
     });
 
+    app.get('/api/platform/orders/:id/ticks', auth, async (req) => {
+      const { id } = parseInput(IdParamSchema, req.params);
+      const query = parseInput(OrderTicksQuerySchema, req.query ?? {});
+      return ok(await orders.ticks(req.auth!.userId, id, query));
+    });
+
     app.post('/api/platform/orders/:id/close', auth, async (req) => {
       const { id } = parseInput(IdParamSchema, req.params);
       const input = parseBody(CloseOrderSchema, req.body);
       return ok({ order: await orders.close(req.auth!.userId, id, input) });
     });
 
-    app.get('/api/v1/orders/all', auth, async (req) => ok({ orders: await orders.all(req.auth!.userId) }));
+    app.get('/api/v1/orders/all', auth, async (req) => {
+      const query = parseInput(AllOrdersQuerySchema, req.query ?? {});
+      return ok(await orders.all(req.auth!.userId, query));
+    });
   },
 
   socket(io, ctx) {

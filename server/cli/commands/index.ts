@@ -6,5 +6,6 @@ import { txCommand } from './tx';
 import { auditCommand } from './audit';
 import { documentsCommand } from './documents';
 import { telegramCommand } from './telegram';
+import { orderCommand } from './order';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, documentsCommand, telegramCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, documentsCommand, telegramCommand, orderCommand];

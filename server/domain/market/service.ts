@@ -4,7 +4,8 @@
  * live candles per timeframe, batched persistence, backfilled history and retention.
  *
  * Every tick goes through `ingest`: the service, not the feed, numbers ticks (seq = last + 1 per
- * pair, continuing the persisted log after a restart), rounds the price to the pair's precision
+ * pair, continuing after a restart from the highest seq in the persisted log or in the ticks
+ * orders recorded, so a seq is never reused), rounds the price to the pair's precision
  * and refuses a tick older than the pair's last one. The tick then lands in the pair's ring, in
  * the write batch and in the live candle of every timeframe before listeners hear of it.
  *
@@ -17,7 +18,8 @@ import type { Candle, Pair, Rate } from '../../../contract/market';
 import { TIMEFRAMES, TimeframeSchema, type Timeframe } from '../../../contract/user';
 import * as v from 'valibot';
 import type { AppContext } from '../../context';
-import type { MarketService, PriceFeed, Tick } from './types';
+import type { Trx } from '../../db';
+import type { MarketService, PriceFeed, Tick, TickSpan, TickSpanOptions } from './types';
 import { CATALOGUE, pairLogoPath, pairSpec, roundPrice, type PairSpec } from './catalogue';
 import { Simulator, type ResumePoint } from './simulator';
 import { applyPrice, copyCandle, MAX_CANDLES, mergeCandles } from './candles';
@@ -30,7 +32,20 @@ import {
   storedCandles,
   upsertCandles,
 } from './candle-store';
-import { insertTicks, lastStoredTick, MISS, pruneTicks, storedTickAtOrBefore, storedTicksBetween, TickRing } from './tick-log';
+import {
+  countStoredTicks,
+  highestOrderTicks,
+  insertTicks,
+  lastStoredTick,
+  MISS,
+  prunedFrom,
+  pruneTicks,
+  storedTickAtOrBefore,
+  storedTickBySeq,
+  storedTicksBetween,
+  storedTicksBySeq,
+  TickRing,
+} from './tick-log';
 
 export const FLUSH_INTERVAL_MS = 500;
 export const RETENTION_INTERVAL_MS = 60_000;
@@ -49,6 +64,11 @@ interface Series {
   anchor: { time: number; price: number } | null;
   backfilled: boolean;
   backfilling: Promise<void> | null;
+  /**
+   * After a restart: a tick an order recorded that is newer than the log's last one (the log lost
+   * it). The next tick numbers after it and is not older than it; cleared by that tick.
+   */
+  handedOut: { seq: number; time: number } | null;
 }
 
 const candleKey = (c: Candle) => `${c.pair_code}|${c.timeframe}|${c.timestamp}`;
@@ -116,6 +136,17 @@ export class Market implements MarketService {
     const anchorByPair = new Map(anchors.map((a) => [a.pair_code, a]));
     const ringCapacity = Math.max(1024, Math.ceil(RING_SECONDS * this.ctx.config.simTicksPerSecond));
     const resume = new Map<string, ResumePoint>();
+    // Each pair continues after the highest seq ever handed out: the log's last tick, or a tick
+    // an order recorded that never reached the log (a crash between batched writes on a database
+    // from before orders wrote their ticks themselves, or a log an operator cut). Such a tick only
+    // moves the numbering (and the simulator's price) on: it is not put back into the log, where
+    // it would pass for the last price before ticks that were lost.
+    const logged = new Map<string, Tick>();
+    for (const row of rows) {
+      const last = await lastStoredTick(db, row.pair_code);
+      if (last) logged.set(row.pair_code, last);
+    }
+    const recorded = await highestOrderTicks(db, (code) => logged.get(code)?.seq ?? 0);
 
     for (const row of rows) {
       const spec = pairSpec(row.pair_code);
@@ -142,18 +173,28 @@ export class Market implements MarketService {
         anchor: null,
         backfilled: false,
         backfilling: null,
+        handedOut: null,
       };
       const a = anchorByPair.get(pair.pair_code);
       if (a) {
         s.anchor = { time: Number(a.anchor_time), price: Number(a.anchor_price) };
         s.backfilled = Number(a.backfilled) === 1;
       }
-      const last = await lastStoredTick(db, pair.pair_code);
+      const last = logged.get(pair.pair_code);
       if (last) {
         s.ring.push(last);
-        resume.set(pair.pair_code, { seq: last.seq, time: last.time, price: last.price });
         for (const c of await candlesContaining(db, pair.pair_code, last.time)) s.live.set(c.timeframe, c);
       }
+      const fromOrder = recorded.get(pair.pair_code);
+      if (fromOrder) {
+        this.ctx.log.warn(
+          { pair_code: pair.pair_code, seq: fromOrder.seq, logged_seq: last?.seq ?? null },
+          'an order recorded a tick the tick log does not hold; numbering continues after it',
+        );
+        s.handedOut = { seq: fromOrder.seq, time: fromOrder.time };
+      }
+      const resumeFrom = fromOrder ?? last;
+      if (resumeFrom) resume.set(pair.pair_code, { seq: resumeFrom.seq, time: resumeFrom.time, price: resumeFrom.price });
       this.series.set(pair.pair_code, s);
       this.pairs.push(pair);
     }
@@ -227,9 +268,12 @@ export class Market implements MarketService {
     if (!(price > 0)) return this.refuse(raw, 'price must be positive');
     const time = Math.round(raw.time);
     const last = s.ring.latest();
-    if (last && time < last.time) return this.refuse(raw, 'time before the last tick');
+    const floor = s.handedOut;
+    if ((last && time < last.time) || (floor && time < floor.time)) return this.refuse(raw, 'time before the last tick');
+    const seq = Math.max(last?.seq ?? 0, floor?.seq ?? 0) + 1;
 
-    const tick: Tick = Object.freeze({ pair_code: s.pair.pair_code, seq: (last?.seq ?? 0) + 1, time, price });
+    const tick: Tick = Object.freeze({ pair_code: s.pair.pair_code, seq, time, price });
+    s.handedOut = null;
     s.ring.push(tick);
     this.pendingTicks.push(tick);
     if (!s.anchor) {
@@ -304,6 +348,34 @@ export class Market implements MarketService {
       for (const t of this.pendingTicks) if (t.pair_code === pairCode && t.time >= fromMs && t.time <= toMs) bySeq.set(t.seq, t);
       for (const t of s.ring.since(fromMs, toMs)) bySeq.set(t.seq, t);
       return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+    });
+  }
+
+  async logTick(trx: Trx, tick: Tick): Promise<void> {
+    await insertTicks(trx, [tick]);
+  }
+
+  async tickSpan(pairCode: string, fromSeq: number, toSeq: number, options: TickSpanOptions): Promise<TickSpan> {
+    const retentionHours = this.ctx.config.tickRetentionHours;
+    const limit = Math.max(0, Math.floor(options.limit));
+    const empty: TickSpan = { ticks: [], truncated: false, logged: 0, atFrom: undefined, atTo: undefined, pruned: false, retentionHours };
+    if (!this.series.has(pairCode) || !(fromSeq <= toSeq)) return empty;
+    const start = Math.max(fromSeq, (options.afterSeq ?? fromSeq - 1) + 1);
+    const horizon = this.ctx.now() - retentionHours * 3_600_000;
+    return this.serial(async () => {
+      // Everything ingested so far goes to the database first, so the log is the one place to read.
+      await this.writeBatch();
+      const db = this.ctx.db;
+      const page = start <= toSeq ? await storedTicksBySeq(db, pairCode, start, toSeq, limit + 1) : [];
+      return {
+        ticks: page.slice(0, limit),
+        truncated: page.length > limit,
+        logged: await countStoredTicks(db, pairCode, fromSeq, toSeq),
+        atFrom: await storedTickBySeq(db, pairCode, fromSeq),
+        atTo: await storedTickBySeq(db, pairCode, toSeq),
+        pruned: await prunedFrom(db, pairCode, fromSeq, horizon),
+        retentionHours,
+      };
     });
   }
 

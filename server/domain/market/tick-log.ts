@@ -183,3 +183,118 @@ export async function pruneTicks(trx: Trx, pairCode: string, cutoffMs: number): 
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+// ---- reading the log back by seq (orders' tick route, the operator CLI) ------------------
+
+/** The logged tick of a pair with exactly this seq, if the log still has it. */
+export async function storedTickBySeq(db: DB | Trx, pairCode: string, seq: number): Promise<Tick | undefined> {
+  const row = await db
+    .selectFrom('market_ticks')
+    .selectAll()
+    .where('pair_code', '=', pairCode)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row ? rowToTick(row) : undefined;
+}
+
+/** Logged ticks with fromSeq <= seq <= toSeq, oldest first, at most `limit`. */
+export async function storedTicksBySeq(db: DB | Trx, pairCode: string, fromSeq: number, toSeq: number, limit: number): Promise<Tick[]> {
+  const rows = await db
+    .selectFrom('market_ticks')
+    .selectAll()
+    .where('pair_code', '=', pairCode)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .orderBy('seq', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(rowToTick);
+}
+
+/** How many ticks with fromSeq <= seq <= toSeq the log holds. */
+export async function countStoredTicks(db: DB | Trx, pairCode: string, fromSeq: number, toSeq: number): Promise<number> {
+  const row = await db
+    .selectFrom('market_ticks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('pair_code', '=', pairCode)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The oldest tick the log still holds for a pair (retention deletes from the old end only). */
+export async function oldestStoredTick(db: DB | Trx, pairCode: string): Promise<Tick | undefined> {
+  const row = await db
+    .selectFrom('market_ticks')
+    .selectAll()
+    .where('pair_code', '=', pairCode)
+    .orderBy('seq', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? rowToTick(row) : undefined;
+}
+
+/**
+ * Whether retention has deleted ticks of this pair from `fromSeq` on. Retention only deletes
+ * ticks older than a kept tick that was at or before its cutoff (now - retention hours at the
+ * time it ran), so a pair whose oldest kept tick is later than `fromSeq` AND at or before
+ * `horizonMs` (now - retention hours) lost that part to retention; an oldest tick newer than the
+ * horizon means the missing ticks were never written (a crash before the batched write).
+ */
+export async function prunedFrom(db: DB | Trx, pairCode: string, fromSeq: number, horizonMs: number): Promise<boolean> {
+  const oldest = await oldestStoredTick(db, pairCode);
+  return !!oldest && oldest.seq > fromSeq && oldest.time <= horizonMs;
+}
+
+/**
+ * Per pair, the recorded order tick (entry or exit) with the highest seq, when that seq is above
+ * `logged(pair)` (the log's highest seq for the pair, 0 without any). Orders record the ticks
+ * they traded on; if one of those never reached the log (a crash before the batched write, on a
+ * database from before entry and exit ticks were written with the order), its seq must still
+ * never be reused. Two grouped scans of `orders`, then one lookup per pair that needs it.
+ */
+export async function highestOrderTicks(db: DB | Trx, logged: (pairCode: string) => number): Promise<Map<string, Tick>> {
+  const out = new Map<string, Tick>();
+  const keep = (t: Tick) => {
+    const have = out.get(t.pair_code);
+    if (!have || t.seq > have.seq) out.set(t.pair_code, t);
+  };
+  const entries = await db
+    .selectFrom('orders')
+    .select((eb) => ['pair_code', eb.fn.max('entry_tick_seq').as('seq')])
+    .groupBy('pair_code')
+    .execute();
+  for (const e of entries) {
+    if (e.seq === null || Number(e.seq) <= logged(e.pair_code)) continue;
+    const row = await db
+      .selectFrom('orders')
+      .select(['entry_tick_time', 'open_price'])
+      .where('pair_code', '=', e.pair_code)
+      .where('entry_tick_seq', '=', Number(e.seq))
+      .limit(1)
+      .executeTakeFirst();
+    if (row) keep({ pair_code: e.pair_code, seq: Number(e.seq), time: Number(row.entry_tick_time), price: Number(row.open_price) });
+  }
+  const exits = await db
+    .selectFrom('orders')
+    .select((eb) => ['pair_code', eb.fn.max('exit_tick_seq').as('seq')])
+    .where('exit_tick_seq', 'is not', null)
+    .groupBy('pair_code')
+    .execute();
+  for (const e of exits) {
+    if (e.seq === null || Number(e.seq) <= Math.max(logged(e.pair_code), out.get(e.pair_code)?.seq ?? 0)) continue;
+    const row = await db
+      .selectFrom('orders')
+      .select(['exit_tick_time', 'close_price'])
+      .where('pair_code', '=', e.pair_code)
+      .where('exit_tick_seq', '=', Number(e.seq))
+      .where('close_price', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    if (row && row.exit_tick_time !== null && row.close_price !== null) {
+      keep({ pair_code: e.pair_code, seq: Number(e.seq), time: Number(row.exit_tick_time), price: Number(row.close_price) });
+    }
+  }
+  return out;
+}

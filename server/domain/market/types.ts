@@ -5,6 +5,7 @@
  */
 import type { Candle, Pair } from '../../../contract/market';
 import type { Timeframe } from '../../../contract/user';
+import type { Trx } from '../../db';
 
 /** One price observation of one pair. `seq` increases by one per tick per pair, never reused. */
 export interface Tick {
@@ -21,6 +22,29 @@ export interface PriceFeed {
   stop(): void;
 }
 
+export interface TickSpanOptions {
+  /** At most this many ticks. */
+  limit: number;
+  /** Only ticks with a seq above this one (the next page). */
+  afterSeq?: number;
+}
+
+/** A pair's tick log between two seqs, as `tickSpan` reads it back. */
+export interface TickSpan {
+  /** Logged ticks of the span (after `afterSeq`), oldest first, at most `limit`. */
+  ticks: Tick[];
+  /** More logged ticks of the span follow the last one returned. */
+  truncated: boolean;
+  /** How many ticks of the whole span the log holds (seqs are consecutive: toSeq - fromSeq + 1 were numbered). */
+  logged: number;
+  /** The log's ticks with seq = fromSeq and seq = toSeq, when it still has them. */
+  atFrom: Tick | undefined;
+  atTo: Tick | undefined;
+  /** Retention (TICK_RETENTION_HOURS) has deleted ticks of this span. */
+  pruned: boolean;
+  retentionHours: number;
+}
+
 export interface MarketService {
   /** Every pair of the catalogue (inactive ones carry is_active: false). */
   listPairs(): Pair[];
@@ -31,6 +55,13 @@ export interface MarketService {
   tickAtOrBefore(pairCode: string, timeMs: number): Promise<Tick | undefined>;
   /** Ticks with fromMs <= time <= toMs, oldest first. */
   ticksBetween(pairCode: string, fromMs: number, toMs: number): Promise<Tick[]>;
+  /**
+   * Write a tick this service handed out into the tick log inside the caller's transaction (an
+   * order's entry or exit tick goes in with the order). Idempotent: a stored (pair, seq) stays.
+   */
+  logTick(trx: Trx, tick: Tick): Promise<void>;
+  /** The logged ticks of one pair with fromSeq <= seq <= toSeq (see TickSpan). */
+  tickSpan(pairCode: string, fromSeq: number, toSeq: number, options: TickSpanOptions): Promise<TickSpan>;
   /** Annualised volatility (sigma) of the pair, as used by the simulator and the early-close pricing. */
   volatility(pairCode: string): number;
   /** Latest candles of one pair and timeframe, oldest first, at most `limit` (<= 1000). */

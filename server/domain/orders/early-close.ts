@@ -26,14 +26,23 @@ export function closeValueNow(deps: OrdersDeps, row: OrderRow, now: number): { v
   if (row.status !== 'open' || now >= Number(row.expires_at)) return null;
   const tick = freshTick(deps.market, row.pair_code, now);
   if (!tick) return null;
-  const value = earlyCloseValue(Number(row.stake), Number(row.payout_rate_bp), {
+  return { value: closeValueAt(row, tick.price, deps.market.volatility(row.pair_code), now), tick };
+}
+
+/** The early-close value (minor units) of an order at `atMs`, priced on `spot` with volatility `sigma`. */
+export function closeValueAt(
+  row: Pick<OrderRow, 'stake' | 'payout_rate_bp' | 'direction' | 'open_price' | 'expires_at'>,
+  spot: number,
+  sigma: number,
+  atMs: number,
+): number {
+  return earlyCloseValue(Number(row.stake), Number(row.payout_rate_bp), {
     direction: row.direction as OrderDirection,
-    spot: tick.price,
+    spot,
     strike: Number(row.open_price),
-    sigma: deps.market.volatility(row.pair_code),
-    secondsLeft: (Number(row.expires_at) - now) / 1000,
+    sigma,
+    secondsLeft: (Number(row.expires_at) - atMs) / 1000,
   });
-  return { value, tick };
 }
 
 /** The indicative quote shown with an open order (GET /orders/{id}); null for a closed one. */
@@ -83,6 +92,7 @@ export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId:
       .where('status', '=', 'open')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
+    await deps.market.logTick(trx, quote.tick);
     if (quote.value > 0) {
       await postLedger(
         trx,

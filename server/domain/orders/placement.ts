@@ -1,10 +1,11 @@
 /**
  * Placing an order (POST /api/v2/orders): check the pair and its price, then in ONE write
- * transaction insert the order (open price = the latest tick at acceptance) and debit the stake
- * through the ledger (key `order:<id>:stake`). A `client_request_id` makes the request safe to
- * retry: the same (user, id) returns the order created the first time, without a second debit,
- * even when both requests arrive together (checked again inside the serialized transaction,
- * backed by a unique index for databases that do not serialize writers).
+ * transaction insert the order (open price = the latest tick at acceptance), debit the stake
+ * through the ledger (key `order:<id>:stake`) and write the entry tick into the tick log. A
+ * `client_request_id` makes the request safe to retry: the same (user, id) returns the order
+ * created the first time, without a second debit, even when both requests arrive together
+ * (checked again inside the serialized transaction, backed by a unique index for databases that
+ * do not serialize writers).
  */
 import { ErrorText } from '../../../contract/envelope';
 import { findCurrency } from '../../../contract/currencies';
@@ -89,6 +90,9 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // The entry tick goes into the tick log with the order (the market's batched write may
+      // not happen before a crash), so the log can always be read back from it.
+      await deps.market.logTick(trx, tick);
       await postLedger(
         trx,
         {

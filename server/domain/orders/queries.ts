@@ -1,9 +1,21 @@
 /**
- * Reading orders: one order of its owner (with the indicative close quote while open), the
- * filtered and paginated list, and the capped "all orders" list. Newest first everywhere
+ * Reading orders: one order of its owner (with the indicative close quote while open), its tick
+ * log from entry to exit, the filtered and paginated list, and the "all orders" list (capped
+ * per request, with a `truncated` flag). Newest first everywhere
  * (highest id first: ids grow with acceptance).
  */
-import { ORDERS_ALL_CAP, OrderErrorText, type ListOrdersQuery, type Order, type OrderDetails, type Pagination } from '../../../contract/orders';
+import {
+  OrderErrorText,
+  type AllOrdersQuery,
+  type ListOrdersQuery,
+  type Order,
+  type OrderDetails,
+  type OrderTicksQuery,
+  type OrderTicksResponse,
+  type Pagination,
+  type TickRef,
+} from '../../../contract/orders';
+import type { Tick } from '../market/types';
 import { notFound } from '../../http/errors';
 import type { OrdersDeps } from './deps';
 import { closeQuote } from './early-close';
@@ -13,10 +25,56 @@ export function wire(deps: OrdersDeps, row: OrderRow): Order {
   return toWireOrder(row, row.status === 'open' ? deps.market.latestTick(row.pair_code) : undefined);
 }
 
-export async function getOrder(deps: OrdersDeps, userId: number, orderId: number): Promise<OrderDetails> {
+/** One order of its owner; another user's order or an unknown id is 404 Order not found. */
+async function ownOrder(deps: OrdersDeps, userId: number, orderId: number): Promise<OrderRow> {
   const row = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound(OrderErrorText.orderNotFound);
+  return row;
+}
+
+export async function getOrder(deps: OrdersDeps, userId: number, orderId: number): Promise<OrderDetails> {
+  const row = await ownOrder(deps, userId, orderId);
   return { ...wire(deps, row), close_quote: closeQuote(deps, row) };
+}
+
+const tickRef = (t: Tick | undefined): TickRef | null => (t ? { seq: t.seq, time: t.time, price: t.price } : null);
+
+/**
+ * The tick log of one order's span: from its entry tick to its exit tick, or to the pair's
+ * latest tick while it is open (a refunded order, which has no exit tick, to the last logged
+ * tick at or before its expiry). Seqs are consecutive per pair, so what the log does not hold
+ * is counted, and `pruned` says when retention deleted part of it.
+ */
+export async function orderTicks(deps: OrdersDeps, userId: number, orderId: number, query: OrderTicksQuery): Promise<OrderTicksResponse> {
+  const row = await ownOrder(deps, userId, orderId);
+  const order = wire(deps, row);
+  const fromSeq = order.entry_tick.seq;
+  let toSeq: number;
+  if (order.exit_tick) toSeq = order.exit_tick.seq;
+  else if (order.status === 'open') toSeq = deps.market.latestTick(row.pair_code)?.seq ?? fromSeq;
+  else toSeq = (await deps.market.tickAtOrBefore(row.pair_code, Number(row.expires_at)))?.seq ?? fromSeq;
+  toSeq = Math.max(fromSeq, toSeq);
+
+  const span = await deps.market.tickSpan(row.pair_code, fromSeq, toSeq, { limit: query.limit, afterSeq: query.after_seq });
+  const ticks = span.ticks.map((t) => tickRef(t)!);
+  return {
+    order_id: order.order_id,
+    pair_code: order.pair_code,
+    status: order.status,
+    entry_tick: order.entry_tick,
+    exit_tick: order.exit_tick,
+    logged_entry_tick: tickRef(span.atFrom),
+    logged_exit_tick: order.exit_tick ? tickRef(span.atTo) : null,
+    from_seq: fromSeq,
+    to_seq: toSeq,
+    ticks,
+    truncated: span.truncated,
+    next_after_seq: span.truncated && ticks.length ? ticks[ticks.length - 1].seq : null,
+    logged_count: span.logged,
+    missing_count: toSeq - fromSeq + 1 - span.logged,
+    pruned: span.pruned,
+    retention_hours: span.retentionHours,
+  };
 }
 
 export async function listOrders(
@@ -41,14 +99,24 @@ export async function listOrders(
   };
 }
 
-/** Every order of the user, newest first, at most ORDERS_ALL_CAP. */
-export async function listAllOrders(deps: OrdersDeps, userId: number): Promise<Order[]> {
-  const rows = await deps.db
-    .selectFrom('orders')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(ORDERS_ALL_CAP)
-    .execute();
-  return rows.map((r) => wire(deps, r));
+/**
+ * Every order of the user, newest first, a page at a time (at most ORDERS_ALL_CAP, the default):
+ * `truncated` says that the user has more orders than this answer holds.
+ */
+export async function listAllOrders(
+  deps: OrdersDeps,
+  userId: number,
+  query: AllOrdersQuery,
+): Promise<{ orders: Order[]; truncated: boolean; pagination: Pagination }> {
+  const base = deps.db.selectFrom('orders').where('user_id', '=', userId);
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(count.n);
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute();
+  const end = query.offset + rows.length;
+  const hasMore = end < total;
+  return {
+    orders: rows.map((r) => wire(deps, r)),
+    truncated: hasMore,
+    pagination: { total_count: total, limit: query.limit, offset: query.offset, has_more: hasMore, next_offset: hasMore ? end : null },
+  };
 }

@@ -3,11 +3,21 @@
  * and the settlement scheduler behind one object (ctx.services.orders). Every method returns
  * wire shapes (contract/orders.ts); the domain functions it calls hold the rules.
  */
-import type { CloseOrder, CreateOrder, ListOrdersQuery, Order, OrderDetails, Pagination } from '../../../contract/orders';
+import type {
+  AllOrdersQuery,
+  CloseOrder,
+  CreateOrder,
+  ListOrdersQuery,
+  Order,
+  OrderDetails,
+  OrderTicksQuery,
+  OrderTicksResponse,
+  Pagination,
+} from '../../../contract/orders';
 import type { OrdersDeps } from './deps';
 import { closeOrderEarly } from './early-close';
 import { placeOrder } from './placement';
-import { getOrder, listAllOrders, listOrders, wire } from './queries';
+import { getOrder, listAllOrders, listOrders, orderTicks, wire } from './queries';
 import { SettlementScheduler } from './settlement';
 
 export class OrdersService {
@@ -49,8 +59,13 @@ export class OrdersService {
     return listOrders(this.deps, userId, query);
   }
 
-  async all(userId: number): Promise<Order[]> {
-    return listAllOrders(this.deps, userId);
+  all(userId: number, query: AllOrdersQuery): Promise<{ orders: Order[]; truncated: boolean; pagination: Pagination }> {
+    return listAllOrders(this.deps, userId, query);
+  }
+
+  /** The order's tick log from entry to exit (to now while open). */
+  ticks(userId: number, orderId: number, query: OrderTicksQuery): Promise<OrderTicksResponse> {
+    return orderTicks(this.deps, userId, orderId, query);
   }
 
   /** The wire shape of one order by id (for pushes), or null when it does not exist. */

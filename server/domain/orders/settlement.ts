@@ -37,6 +37,19 @@ export function eventResult(result: OrderResult): DomainEventMap['order.settled'
   return result;
 }
 
+/** What settling an order against `exit` (the last tick at or before expiry; none: refund) gives. */
+export function settlementOf(
+  row: Pick<OrderRow, 'direction' | 'open_price' | 'price_precision' | 'stake' | 'payout_rate_bp'>,
+  exit: Pick<Tick, 'price'> | undefined,
+): { result: OrderResult; payout: number; kind: LedgerKind | null } {
+  const stake = Number(row.stake);
+  if (!exit) return { result: 'refunded', payout: stake, kind: 'order_refund' };
+  const result = outcomeOf(row.direction as OrderDirection, Number(row.open_price), exit.price, Number(row.price_precision));
+  if (result === 'won') return { result, payout: winPayout(stake, Number(row.payout_rate_bp)), kind: 'order_payout' };
+  if (result === 'tie') return { result, payout: stake, kind: 'order_refund' };
+  return { result, payout: 0, kind: null };
+}
+
 /**
  * Close one expired order inside `trx`. `exit` is the last tick at or before expiry, or
  * undefined when the log has none (the stake is refunded and the reason recorded). Returns the
@@ -45,19 +58,10 @@ export function eventResult(result: OrderResult): DomainEventMap['order.settled'
 export async function applySettlement(trx: Trx, orderId: number, exit: Tick | undefined, now: number): Promise<OrderRow | null> {
   const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open').executeTakeFirst();
   if (!row) return null;
-  const stake = Number(row.stake);
-  let result: OrderResult;
-  let payout: number;
-  let kind: LedgerKind | null;
-  if (!exit) {
-    result = 'refunded';
-    payout = stake;
-    kind = 'order_refund';
-  } else {
-    result = outcomeOf(row.direction as OrderDirection, Number(row.open_price), exit.price, Number(row.price_precision));
-    payout = result === 'won' ? winPayout(stake, Number(row.payout_rate_bp)) : result === 'tie' ? stake : 0;
-    kind = result === 'won' ? 'order_payout' : result === 'tie' ? 'order_refund' : null;
-  }
+  // The close tick can never be older than the entry tick (the entry is a tick at or before
+  // expiry); one that is means the log lost the ticks from the entry on: no known close price.
+  if (exit && exit.seq < Number(row.entry_tick_seq)) exit = undefined;
+  const { result, payout, kind } = settlementOf(row, exit);
   const expiresAt = Number(row.expires_at);
   const updated = await trx
     .updateTable('orders')
@@ -102,8 +106,14 @@ export async function applySettlement(trx: Trx, orderId: number, exit: Tick | un
 /** Settle one order against the tick log (read before the transaction: the market may read ctx.db). */
 export async function settleExpiredOrder(deps: OrdersDeps, order: Pick<OrderRow, 'id' | 'pair_code' | 'expires_at'>): Promise<OrderRow | null> {
   const exit = await deps.market.tickAtOrBefore(order.pair_code, Number(order.expires_at));
-  if (!exit) deps.log.warn({ orderId: order.id }, 'no tick at or before expiry in the log; refunding the stake');
-  return deps.tx((trx) => applySettlement(trx, order.id, exit, deps.now()));
+  const row = await deps.tx(async (trx) => {
+    const closed = await applySettlement(trx, order.id, exit, deps.now());
+    // The exit tick is logged with the settlement, whatever the market's batched write does.
+    if (closed && exit && closed.exit_tick_seq !== null) await deps.market.logTick(trx, exit);
+    return closed;
+  });
+  if (row?.result === 'refunded') deps.log.warn({ orderId: order.id }, 'no tick at or before expiry in the log; the stake was refunded');
+  return row;
 }
 
 interface Pending {
