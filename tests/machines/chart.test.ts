@@ -1,10 +1,13 @@
 /**
- * Chart (candles): generated paths, the candle rule of spec section 4 (sorted, at most 1000,
- * same timestamp replaces), series filtering and the stale state while reconnecting.
+ * Chart (candles): generated paths, the candle rule of spec section 4 (kept per pair and
+ * timeframe, sorted, at most 1000, same timestamp replaces), the cache of recent series (shown
+ * at once when switching back, at most 8), series filtering and the stale state while
+ * reconnecting.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject } from 'xstate';
-import { chartMachine, chartSummary, MAX_CANDLES, mergeCandles } from '../../machines/chart/chart.machine';
+import { cacheSeries, chartMachine, chartSummary, MAX_CANDLES, mergeCandles, SERIES_CACHE_LIMIT, seriesKey } from '../../machines/chart/chart.machine';
+import type { Timeframe } from '../../contract/user';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
 import { candle } from './trading-fixtures';
 
@@ -19,6 +22,8 @@ const events: AnyEventObject[] = [
   { type: 'chart.candleUpdated', candle: candle(180, 1.1607, { pair_code: 'GBPUSD' }) },
   { type: 'chart.subscriptionFailed', message: 'Pair not found' },
   { type: 'chart.connectionLost' },
+  { type: 'chart.candlesReceived', pairCode: 'BTCUSD', timeframe: '5s', candles: [candle(5, 64000, { pair_code: 'BTCUSD', timeframe: '5s' })] },
+  { type: 'chart.candleUpdated', candle: candle(10, 64001, { pair_code: 'BTCUSD', timeframe: '5s', volume: 0 }) },
 ];
 
 const model: PathModel = {
@@ -26,7 +31,7 @@ const model: PathModel = {
   machine: chartMachine,
   events,
   simplePaths: 300,
-  simplePathEvents: [events[0], events[2], events[3], events[5], events[7], events[8]],
+  simplePathEvents: [events[0], events[1], events[3], events[9], events[8]],
 };
 
 describe('chart machine paths', () => {
@@ -100,5 +105,73 @@ describe('chart behaviour', () => {
     actor.send({ type: 'chart.seriesSelected', pairCode: 'EURUSD', timeframe: '1m' });
     expect(actor.getSnapshot().value).toBe('loading');
     expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('keeps each series it has shown and shows it at once when switching back; the server history then replaces it', () => {
+    const actor = createActor(chartMachine).start();
+    actor.send({ type: 'chart.seriesSelected', pairCode: 'EURUSD', timeframe: '1m' });
+    actor.send({ type: 'chart.candlesReceived', pairCode: 'EURUSD', timeframe: '1m', candles: history });
+    actor.send({ type: 'chart.candleUpdated', candle: candle(180, 1.1609) });
+
+    actor.send({ type: 'chart.seriesSelected', pairCode: 'BTCUSD', timeframe: '5s' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.candles).toEqual([]);
+    // A late new_price of the series just left goes into its own series, not the one shown.
+    actor.send({ type: 'chart.candleUpdated', candle: candle(180, 1.1611) });
+    actor.send({ type: 'chart.candlesReceived', pairCode: 'BTCUSD', timeframe: '5s', candles: [candle(5, 64000, { pair_code: 'BTCUSD', timeframe: '5s' })] });
+    actor.send({ type: 'chart.candleUpdated', candle: candle(10, 64001, { pair_code: 'BTCUSD', timeframe: '5s' }) });
+    expect(actor.getSnapshot().context.candles.map((c) => c.timestamp)).toEqual([5, 10]);
+
+    actor.send({ type: 'chart.seriesSelected', pairCode: 'EURUSD', timeframe: '1m' });
+    expect(actor.getSnapshot().value).toBe('refreshing');
+    expect(actor.getSnapshot().context.candles.map((c) => [c.timestamp, c.close])).toEqual([
+      [60, 1.1601],
+      [120, 1.1602],
+      [180, 1.1611],
+    ]);
+    expect(actor.getSnapshot().context.recent).toEqual([seriesKey('EURUSD', '1m'), seriesKey('BTCUSD', '5s')]);
+    actor.send({ type: 'chart.candleUpdated', candle: candle(240, 1.1612) });
+    expect(actor.getSnapshot().context.candles).toHaveLength(4);
+    actor.send({ type: 'chart.candlesReceived', pairCode: 'EURUSD', timeframe: '1m', candles: [candle(240, 1.1613), candle(300, 1.1614)] });
+    expect(actor.getSnapshot().value).toBe('live');
+    expect(actor.getSnapshot().context.candles.map((c) => c.timestamp)).toEqual([240, 300]);
+    expect(actor.getSnapshot().context.series[seriesKey('EURUSD', '1m')]).toBe(actor.getSnapshot().context.candles);
+    expect(actor.getSnapshot().context.series[seriesKey('BTCUSD', '5s')].map((c) => c.timestamp)).toEqual([5, 10]);
+
+    actor.send({ type: 'chart.cleared' });
+    expect(actor.getSnapshot().context).toMatchObject({ series: {}, recent: [], candles: [] });
+    actor.send({ type: 'chart.seriesSelected', pairCode: 'EURUSD', timeframe: '1m' });
+    expect(actor.getSnapshot().value).toBe('loading');
+  });
+
+  it('keeps at most 8 series, dropping the one shown longest ago', () => {
+    const actor = createActor(chartMachine).start();
+    const timeframes: Timeframe[] = ['5s', '15s', '30s', '1m', '5m', '15m', '1h'];
+    const shown = [...timeframes.map((tf) => ['EURUSD', tf] as const), ['BTCUSD', '1m'] as const, ['AAPL', '1m'] as const];
+    for (const [pairCode, timeframe] of shown) {
+      actor.send({ type: 'chart.seriesSelected', pairCode, timeframe });
+      actor.send({ type: 'chart.candlesReceived', pairCode, timeframe, candles: [candle(60, 1, { pair_code: pairCode, timeframe })] });
+      // Showing the first one again keeps it among the most recent.
+      if (pairCode === 'EURUSD' && timeframe === '1h') actor.send({ type: 'chart.seriesSelected', pairCode: 'EURUSD', timeframe: '5s' });
+    }
+    const { series, recent } = actor.getSnapshot().context;
+    expect(Object.keys(series)).toHaveLength(SERIES_CACHE_LIMIT);
+    expect(recent).toHaveLength(SERIES_CACHE_LIMIT);
+    expect(recent.slice(0, 3)).toEqual(['AAPL|1m', 'BTCUSD|1m', 'EURUSD|5s']);
+    expect(series).not.toHaveProperty('EURUSD|15s');
+    // A late candle of a series no longer kept is dropped, not cached again.
+    actor.send({ type: 'chart.candleUpdated', candle: candle(120, 2, { timeframe: '15s' }) });
+    expect(actor.getSnapshot().context.series).not.toHaveProperty('EURUSD|15s');
+  });
+
+  it('stores a series as the most recent and caps the cache', () => {
+    const one = [candle(60, 1)];
+    let cache = { series: {}, recent: [] as string[] };
+    for (let i = 0; i < 10; i++) cache = cacheSeries(cache, `P${i}|1m`, one);
+    expect(cache.recent).toEqual(['P9|1m', 'P8|1m', 'P7|1m', 'P6|1m', 'P5|1m', 'P4|1m', 'P3|1m', 'P2|1m']);
+    expect(Object.keys(cache.series).sort()).toEqual([...cache.recent].sort());
+    cache = cacheSeries(cache, 'P2|1m', [candle(120, 2)]);
+    expect(cache.recent[0]).toBe('P2|1m');
+    expect((cache.series as Record<string, unknown[]>)['P2|1m']).toHaveLength(1);
   });
 });
