@@ -14,6 +14,8 @@ const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // After every run: the operator's ledger audit on the e2e database; a difference fails the run.
+  globalTeardown: './tests/e2e/global-teardown.ts',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

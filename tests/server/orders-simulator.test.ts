@@ -11,6 +11,7 @@ import type { OrdersService } from '../../server/domain/orders/service';
 import { outcomeOf } from '../../server/domain/orders/wire';
 import { startTestServer } from '../support/server';
 import { balance, expectLedgerClean, makeUser, sleep, waitClosed, winCredit, type WithServer } from '../support/orders-harness';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
 
 let s: WithServer;
 let market: MarketService;
@@ -23,6 +24,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await s.server.close();
 });
+// The ledger audit after every test, and the real `audit` command when the server closes.
+auditLedgerAfterEach(() => s);
 
 describe('orders on the simulated feed', () => {
   it('open at the latest tick and settle with the last tick at or before expiry', async () => {

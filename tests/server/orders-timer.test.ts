@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
 import { SETTLEMENT_GRACE_MS } from '../../server/domain/orders/settlement';
 import { balance, expectLedgerClean, makeUser, sleep, startOrdersServer, waitClosed, winCredit, type OrdersServer } from '../support/orders-harness';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -15,6 +16,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await s.server.close();
 });
+// The ledger audit after every test, and the real `audit` command when the server closes.
+auditLedgerAfterEach(() => s);
 
 async function settledAt(orderId: number): Promise<number> {
   const row = await s.server.ctx.db

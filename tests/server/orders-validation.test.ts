@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCurrency } from '../../contract/currencies';
 import { balance, expectLedgerClean, makeUser, startOrdersServer, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
 
 let s: OrdersServer;
 let user: TestUser;
@@ -18,6 +19,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await s.server.close();
 });
+// The ledger audit after every test, and the real `audit` command when the server closes.
+auditLedgerAfterEach(() => s);
 
 const valid = {
   pair_code: 'EURUSD',

@@ -2,10 +2,11 @@
  * Money over real HTTP: the transactions history (filters, pagination, one transaction, CSV
  * export with injection-safe cells), the demo reset, and every deposit validation rule.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextEvent, type TestServer } from '../support/server';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
 import { postLedger } from '../../server/domain/ledger';
-import { balance, deposit, expectAuditClean, fundReal, newUser, payments, startMoneyServer, userSocket, type TestUser } from './payments-support';
+import { balance, deposit, fundReal, newUser, payments, startMoneyServer, userSocket, type TestUser } from './payments-support';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,9 +15,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-afterEach(async () => {
-  await expectAuditClean(server);
-});
+// The ledger audit after every test, and the real `audit` command when the server closes.
+auditLedgerAfterEach(() => server);
 
 const list = (u: TestUser, query = '') => server.api('GET', `/api/v2/transactions${query}`, undefined, u.token);
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);

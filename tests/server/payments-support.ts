@@ -9,12 +9,16 @@ import { expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import { register } from '../support/auth';
-import { auditLedger, getBalanceMinor, type Account } from '../../server/domain/ledger';
+import { assertLedgerAudit, auditOnClose } from '../support/ledger-audit';
+import { getBalanceMinor, type Account } from '../../server/domain/ledger';
 import type { PaymentsService } from '../../server/domain/payments/service';
 import { cryptoWebhookSecret, hmacHex } from '../../server/domain/payments/signing';
 
-export function startMoneyServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ RATE_LIMIT: 'false', CRYPTO_CONFIRM_DELAY_SECONDS: '600', ...env });
+/** A money server; the real `audit` command runs on its database when it closes. */
+export async function startMoneyServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const server = await startTestServer({ RATE_LIMIT: 'false', CRYPTO_CONFIRM_DELAY_SECONDS: '600', ...env });
+  auditOnClose(server);
+  return server;
 }
 
 export interface TestUser {
@@ -61,8 +65,9 @@ export function balance(server: TestServer, userId: number, currency: string, ac
   return getBalanceMinor(server.ctx.db, userId, currency, account);
 }
 
-export async function expectAuditClean(server: TestServer): Promise<void> {
-  expect(await auditLedger(server.ctx.db)).toEqual([]);
+/** The ledger audit now (a test that closes its own server also gets the audit command then). */
+export function expectAuditClean(server: TestServer): Promise<void> {
+  return assertLedgerAudit(server);
 }
 
 export async function deposit(server: TestServer, user: TestUser, body: Record<string, unknown>) {

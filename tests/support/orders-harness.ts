@@ -4,10 +4,10 @@
  * and ledger rows. Money is put in the way production does: postLedger inside ctx.tx.
  */
 import fs from 'node:fs';
-import { expect } from 'vitest';
 import { startTestServer, type TestServer } from './server';
 import { ManualFeed } from './manual-feed';
-import { auditLedger, getBalanceMinor, postLedger, resetDemo, type Account } from '../../server/domain/ledger';
+import { getBalanceMinor, postLedger, resetDemo, type Account } from '../../server/domain/ledger';
+import { assertLedgerAudit, auditOnClose } from './ledger-audit';
 import { openFamily } from '../../server/domain/auth/sessions';
 import type { MarketService } from '../../server/domain/market/types';
 import type { OrdersService } from '../../server/domain/orders/service';
@@ -47,6 +47,8 @@ export async function startOrdersServer(options: StartOptions = {}): Promise<Ord
   const feed = new ManualFeed(clock ? clock.now : undefined);
   const env: Record<string, string> = options.dataDir ? { DATA_DIR: options.dataDir } : {};
   const server = await startTestServer(env, { marketFeed: feed, ...(clock ? { now: clock.now } : {}) });
+  // The real `audit` command runs on this server's database when it closes.
+  auditOnClose(server);
   const market = server.ctx.services.market as MarketService;
   if (!market) throw new Error('the market module is not registered');
   // listen() resolves before the modules' start hooks finish: wait for the feed to be taken
@@ -130,8 +132,8 @@ export async function orderLedger(s: WithServer, orderId: number) {
     .execute();
 }
 
-export async function expectLedgerClean(s: WithServer): Promise<void> {
-  expect(await auditLedger(s.server.ctx.db)).toEqual([]);
+export function expectLedgerClean(s: WithServer): Promise<void> {
+  return assertLedgerAudit(s.server);
 }
 
 /** Poll the stored order until it is closed (settlement runs off the request path). */

@@ -18,6 +18,11 @@ export interface TestServer {
   api<T = any>(method: string, url: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: Envelope<T> }>;
   raw(method: string, url: string, init?: { body?: BodyInit; headers?: Record<string, string> }): Promise<Response>;
   socket(): Promise<Socket>;
+  /**
+   * Run `check` when the server closes, before it stops (the ledger audit command uses it); a
+   * check that throws still lets the server close, then close() rejects with its error.
+   */
+  beforeClose(check: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +44,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
   const sockets: Socket[] = [];
+  const closeChecks: Array<() => Promise<void>> = [];
 
   return {
     baseUrl,
@@ -75,10 +81,22 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       });
       return s;
     },
+    beforeClose(check) {
+      closeChecks.push(check);
+    },
     async close() {
+      let failure: unknown = null;
+      for (const check of closeChecks.splice(0)) {
+        try {
+          await check();
+        } catch (err) {
+          failure ??= err;
+        }
+      }
       for (const s of sockets) s.disconnect();
       await app.close();
       if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (failure) throw failure;
     },
   };
 }

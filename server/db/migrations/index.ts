@@ -9,6 +9,7 @@ import * as m003 from './003_market';
 import * as m004 from './004_orders';
 import * as m005 from './005_payments';
 import * as m006 from './006_profile';
+import * as m007 from './007_ledger_guards';
 
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '004_orders': m004,
   '005_payments': m005,
   '006_profile': m006,
+  '007_ledger_guards': m007,
 };
