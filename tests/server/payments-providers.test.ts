@@ -9,8 +9,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextEvent, type TestServer } from '../support/server';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
 import {
   admin,
   balance,
@@ -35,9 +36,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-afterEach(async () => {
-  await expectAuditClean(server);
-});
+// The ledger audit after every test, and the real `audit` command when the server closes.
+auditLedgerAfterEach(() => server);
 
 const ledgerTxCount = async (key: string) =>
   (await server.ctx.db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', key).execute()).length;
@@ -264,6 +264,27 @@ describe('crypto address (white-label) on the simulated chain', () => {
     expect(await balance(server, u.userId, 'EUR', 'real')).toBe(9200);
   });
 
+  it('pays only the latest address: a deposit superseded by a newer one of the same user stays unpaid', async () => {
+    const u = await newUser(server);
+    const other = await newUser(server);
+    // The payer asks for an address, goes Back and asks again (another amount, then another coin).
+    const first = (await deposit(server, u, { amount: 100, currency: 'USD', payment_method_id: 'usdt_trc20' })).body.data;
+    const second = (await deposit(server, u, { amount: 120, currency: 'USD', payment_method_id: 'usdt_trc20' })).body.data;
+    const third = (await deposit(server, u, { amount: 20, currency: 'USD', payment_method_id: 'btc' })).body.data;
+    // Another user's deposit at the same time is not affected.
+    const theirs = (await deposit(server, other, { amount: 50, currency: 'USD', payment_method_id: 'usdt_trc20' })).body.data;
+    await waitFor(async () => (await txRow(server, third.transaction_id)).status === 'approved' && (await txRow(server, theirs.transaction_id)).status === 'approved', 15_000);
+    // Past every one's confirmation time (1 s) with room to spare: the superseded ones stay pending.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await txRow(server, first.transaction_id)).status).toBe('pending');
+    expect((await txRow(server, second.transaction_id)).status).toBe('pending');
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(2000);
+    expect(await balance(server, other.userId, 'USD', 'real')).toBe(5000);
+    // They expire at the end of their window like any unpaid deposit.
+    await payments(server).reject(first.transaction_id);
+    await payments(server).reject(second.transaction_id);
+  });
+
   it('reschedules pending chain confirmations when the server restarts', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-pay-restart-'));
     try {
@@ -336,17 +357,22 @@ describe('payment link (OxaPay-style) with the sandbox checkout', () => {
     expect(await balance(server, u.userId, 'USD', 'real')).toBe(12000);
   });
 
-  it('Cancel fails the deposit and credits nothing', async () => {
+  it('Cancel cancels the deposit and credits nothing', async () => {
     const u = await newUser(server);
+    const s = await userSocket(server, u.token);
     const d = await linkDeposit(u, 60);
     const html = await (await server.raw('GET', `/checkout/sandbox/${d.invoice_id}`)).text();
+    const pushed = nextEvent(s, 'payment_status_update', 5000, (p: any) => p.transaction.id === d.transaction_id);
     const cancelled = await server.raw('POST', `/checkout/sandbox/${d.invoice_id}/cancel`, form(formToken(html)));
     expect(cancelled.status).toBe(200);
     expect(await cancelled.text()).toContain('Payment cancelled');
+    expect((await pushed).transaction).toEqual({ id: d.transaction_id, status: 'cancelled', transaction_type: 'deposit' });
     const row = await txRow(server, d.transaction_id);
-    expect(row.status).toBe('failed');
+    expect(row.status).toBe('cancelled');
     expect(row.error_message).toBe('Payment cancelled');
     expect(await balance(server, u.userId, 'USD', 'real')).toBe(0);
+    // The invoice is closed for the payer.
+    expect((await server.raw('POST', `/checkout/sandbox/${d.invoice_id}/pay`, form(formToken(html)))).status).toBe(409);
   });
 
   it('refuses a form post without the invoice token (CSRF) and unknown invoices', async () => {
@@ -442,18 +468,22 @@ describe('webhook defences', () => {
     await payments(server).reject(other.transaction_id);
   });
 
-  it('maps expired and failed invoice callbacks to a failed deposit, and keeps a paying one processing', async () => {
+  it('maps expired, cancelled and failed invoice callbacks to those statuses, and keeps a paying one processing', async () => {
     const u = await newUser(server);
     const { d: d1, payload: p1 } = await paidPayload(u);
     expect((await server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, { ...p1, status: 'Paying' }))).status).toBe(200);
     expect((await txRow(server, d1.transaction_id)).status).toBe('processing');
     expect((await server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, { ...p1, status: 'Expired' }))).status).toBe(200);
-    const row = await txRow(server, d1.transaction_id);
-    expect(row.status).toBe('failed');
-    expect(row.error_message).toBe('Payment expired');
-    // A late "paid" after the failure changes nothing.
-    expect((await server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, p1))).status).toBe(200);
-    expect((await txRow(server, d1.transaction_id)).status).toBe('failed');
+    expect(await txRow(server, d1.transaction_id)).toMatchObject({ status: 'expired', error_message: 'Payment expired' });
+    const { d: d2, payload: p2 } = await paidPayload(u);
+    expect((await server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, { ...p2, status: 'Canceled' }))).status).toBe(200);
+    expect(await txRow(server, d2.transaction_id)).toMatchObject({ status: 'cancelled', error_message: 'Payment cancelled' });
+    const { d: d3, payload: p3 } = await paidPayload(u);
+    expect((await server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, { ...p3, status: 'Failed' }))).status).toBe(200);
+    expect(await txRow(server, d3.transaction_id)).toMatchObject({ status: 'failed', error_message: 'Payment failed' });
+    // A later failure report does not reopen or change a closed deposit.
+    expect((await server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, { ...p1, status: 'Failed' }))).status).toBe(200);
+    expect((await txRow(server, d1.transaction_id)).status).toBe('expired');
     expect(await balance(server, u.userId, 'USD', 'real')).toBe(0);
   });
 
@@ -502,6 +532,124 @@ describe('webhook defences', () => {
       const failed = signCrypto(quiet, { ...base, order_id: String(row2.id), address: row2.crypto_wallet_address, tx_hash: crypto.randomBytes(32).toString('hex'), status: 'failed' });
       expect((await quiet.raw('POST', '/api/v2/payments/webhooks/crypto', failed)).status).toBe(200);
       expect((await txRow(quiet, row2.id)).status).toBe('failed');
+      await expectAuditClean(quiet);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+
+describe('late payments (a payment confirmed after the deposit closed)', () => {
+  const late = (status: string) => ({ track_id: '', status, type: 'invoice', amount: 80, currency: 'USD', order_id: '', date: 1, txs: [{ tx_hash: crypto.randomBytes(32).toString('hex') }] });
+  async function linkPayload(u: TestUser) {
+    const d = await linkDeposit(u, 80);
+    return { d, paid: { ...late('Paid'), track_id: d.invoice_id, order_id: String(d.transaction_id) } };
+  }
+  const send = (payload: unknown) => server.raw('POST', '/api/v2/payments/webhooks/oxapay', signOxapay(server, payload));
+
+  it('credits an expired or cancelled deposit once, with a "Late payment" note, however often the callback comes', async () => {
+    const u = await newUser(server);
+    const s = await userSocket(server, u.token);
+    // Expired locally (the sweeper), then paid.
+    const { d: d1, paid: p1 } = await linkPayload(u);
+    await server.ctx.db.updateTable('payment_transactions').set({ expired_at: Date.now() - 1000 }).where('id', '=', d1.transaction_id).execute();
+    await payments(server).sweep();
+    expect((await txRow(server, d1.transaction_id)).status).toBe('expired');
+    const approved = nextEvent(s, 'payment_status_update', 5000, (p: any) => p.transaction.id === d1.transaction_id && p.transaction.status === 'approved');
+    const deliveries = await Promise.all([send(p1), send(p1)]);
+    expect(deliveries.map((r) => r.status)).toEqual([200, 200]);
+    await approved;
+    expect(await txRow(server, d1.transaction_id)).toMatchObject({
+      status: 'approved',
+      error_message: 'Late payment: received after the payment window had expired',
+      crypto_transaction_hash: p1.txs[0].tx_hash,
+      balance_after: 8000,
+    });
+    // Cancelled at the provider, then paid after all.
+    const { d: d2, paid: p2 } = await linkPayload(u);
+    expect((await send({ ...p2, status: 'Cancelled', txs: undefined })).status).toBe(200);
+    expect((await txRow(server, d2.transaction_id)).status).toBe('cancelled');
+    expect((await send(p2)).status).toBe(200);
+    expect((await send(p2)).status).toBe(200);
+    expect(await txRow(server, d2.transaction_id)).toMatchObject({ status: 'approved', error_message: 'Late payment: received after the payment was cancelled' });
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(16000);
+    expect(await ledgerTxCount(`deposit:${d1.transaction_id}:credit`)).toBe(1);
+    expect(await ledgerTxCount(`deposit:${d2.transaction_id}:credit`)).toBe(1);
+    const listed = (await server.api('GET', `/api/v2/transactions/${d1.transaction_id}`, undefined, u.token)).body.data.transaction;
+    expect(listed).toMatchObject({ approval_status: 'approved', error_message: 'Late payment: received after the payment window had expired' });
+  });
+
+  it('records a payment for an operator-rejected deposit for review (once), credited only when the operator approves', async () => {
+    const u = await newUser(server);
+    const s = await userSocket(server, u.token);
+    const { d, paid } = await linkPayload(u);
+    expect((await admin(server, 'tx', 'reject', String(d.transaction_id), '--reason', 'Suspicious')).code).toBe(0);
+    const review = nextEvent(s, 'payment_status_update', 5000, (p: any) => p.transaction.id !== d.transaction_id && p.transaction.status === 'processing');
+    const deliveries = await Promise.all([send(paid), send(paid), send(paid)]);
+    expect(deliveries.map((r) => r.status)).toEqual([200, 200, 200]);
+    const reviewId: number = (await review).transaction.id;
+    // The rejected deposit stays rejected and nothing is credited yet.
+    expect(await txRow(server, d.transaction_id)).toMatchObject({ status: 'failed', error_message: 'Suspicious' });
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(0);
+    const rows = await server.ctx.db.selectFrom('payment_transactions').selectAll().where('user_id', '=', u.userId).orderBy('id').execute();
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      [d.transaction_id, 'failed'],
+      [reviewId, 'processing'],
+    ]);
+    expect(rows[1]).toMatchObject({
+      transaction_type: 'deposit',
+      client_request_id: `late:${d.transaction_id}`,
+      amount: 8000,
+      currency: 'USD',
+      payment_method_id: 'oxapay_crypto',
+      expired_at: null,
+    });
+    expect(rows[1].error_message).toContain(`Late payment for failed deposit #${d.transaction_id} (transfer ${paid.txs[0].tx_hash})`);
+
+    // The operator sees it.
+    const list = await admin(server, 'tx', 'list', '--late-payments');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(`#${reviewId}  LATE PAYMENT, REVIEW  deposit`);
+    expect(list.stdout.split('\n').filter((line) => line.startsWith(`#${d.transaction_id} `))).toEqual([]);
+    expect((await admin(server, 'tx', 'list', '--status', 'pending')).stdout).toContain(`#${reviewId}  LATE PAYMENT, REVIEW`);
+
+    // A later delivery after the decision still records nothing new; approval credits once.
+    const approved = await admin(server, 'tx', 'approve', String(reviewId));
+    expect(approved.code, approved.stderr).toBe(0);
+    expect((await send(paid)).status).toBe(200);
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(8000);
+    expect(await server.ctx.db.selectFrom('payment_transactions').select('id').where('user_id', '=', u.userId).execute()).toHaveLength(2);
+  });
+
+  it('records a confirmed transfer to a failed crypto deposit for review too', async () => {
+    const quiet = await startMoneyServer();
+    try {
+      const u = await newUser(quiet);
+      const created = await deposit(quiet, u, { amount: 40, currency: 'USD', payment_method_id: 'usdt_trc20' });
+      const row = await txRow(quiet, created.body.data.transaction_id);
+      const base = {
+        event_id: 'evt-late-1',
+        order_id: String(row.id),
+        address: row.crypto_wallet_address,
+        network: 'TRC20',
+        currency: 'USDT',
+        amount: '40',
+        tx_hash: crypto.randomBytes(32).toString('hex'),
+        confirmations: 20,
+      };
+      // Seen on the chain (the hash is stored), reported failed, then confirmed after all.
+      expect((await quiet.raw('POST', '/api/v2/payments/webhooks/crypto', signCrypto(quiet, { ...base, status: 'confirming' }))).status).toBe(200);
+      expect((await quiet.raw('POST', '/api/v2/payments/webhooks/crypto', signCrypto(quiet, { ...base, status: 'failed' }))).status).toBe(200);
+      expect((await txRow(quiet, row.id)).status).toBe('failed');
+      for (let i = 0; i < 2; i++) {
+        expect((await quiet.raw('POST', '/api/v2/payments/webhooks/crypto', signCrypto(quiet, { ...base, status: 'confirmed' }))).status).toBe(200);
+      }
+      const reviews = await quiet.ctx.db.selectFrom('payment_transactions').selectAll().where('client_request_id', '=', `late:${row.id}`).execute();
+      expect(reviews).toHaveLength(1);
+      expect(reviews[0]).toMatchObject({ status: 'processing', amount: 4000, crypto_network: 'TRC20', crypto_wallet_address: null });
+      expect(await balance(quiet, u.userId, 'USD', 'real')).toBe(0);
+      await payments(quiet).reject(reviews[0].id, 'Returned to the sender');
       await expectAuditClean(quiet);
     } finally {
       await quiet.close();

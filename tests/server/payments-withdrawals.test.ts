@@ -3,9 +3,10 @@
  * requests never overdraw), approval paying out the hold, rejection releasing it (both through
  * the operator CLI process), retries with client_request_id, and every validation rule.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextEvent, type TestServer } from '../support/server';
-import { admin, balance, expectAuditClean, fundReal, newUser, payments, startMoneyServer, txRow, userSocket, type TestUser } from './payments-support';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
+import { admin, balance, fundReal, newUser, payments, startMoneyServer, txRow, userSocket, type TestUser } from './payments-support';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,9 +15,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-afterEach(async () => {
-  await expectAuditClean(server);
-});
+// The ledger audit after every test, and the real `audit` command when the server closes.
+auditLedgerAfterEach(() => server);
 
 const withdraw = (u: TestUser, body: Record<string, unknown>) => server.api('POST', '/api/v2/transactions/withdrawal', body, u.token);
 const valid = (over: Record<string, unknown> = {}) => ({
@@ -123,6 +123,42 @@ describe('withdrawal holds', () => {
     expect(reused.status).toBe(409);
     expect(await balance(server, u.userId, 'USD', 'real_hold')).toBe(2500);
     await payments(server).approve(a.body.data.transaction_id);
+  });
+
+  it('refuses a reused client_request_id whose requisites or other fields differ (409), and holds nothing more', async () => {
+    const u = await newUser(server);
+    await fundReal(server, u, 200);
+    const body = valid({ amount: 40, client_request_id: 'retry-withdrawal-0002' });
+    const first = await withdraw(u, body);
+    expect(first.status).toBe(201);
+    const id = first.body.data.transaction_id;
+    // The same request again (requisites re-spaced at the edges are the same requisites) replays.
+    const same = await withdraw(u, { ...body, payment_details: { requisites: '  4111 1111 1111 1111 ', payment_method: 'card' } });
+    expect(same.status).toBe(200);
+    expect(same.body.data.transaction_id).toBe(id);
+    const changes: Record<string, unknown>[] = [
+      { payment_details: { requisites: '5555 5555 5555 4444', payment_method: 'card' } },
+      { payment_details: { requisites: '4111 1111 1111 1111', payment_method: 'other card' } },
+      { payment_details: { requisites: '4111 1111 1111 1111' } },
+      { payment_method_id: 'usdt_trc20', payment_details: { requisites: 'TXYZabcdefghijkmnopqrstuvwxyz12345', payment_method: 'card' } },
+      { currency: 'EUR' },
+      { amount: 41 },
+    ];
+    for (const change of changes) {
+      const reused = await withdraw(u, { ...body, ...change });
+      expect(reused.status, JSON.stringify(change)).toBe(409);
+      expect(reused.body).toEqual({
+        success: false,
+        data: null,
+        error: 'client_request_id was already used for a different request',
+        error_message: 'client_request_id was already used for a different request',
+      });
+    }
+    const rows = await server.ctx.db.selectFrom('payment_transactions').select(['id', 'payment_details']).where('user_id', '=', u.userId).where('transaction_type', '=', 'withdrawal').execute();
+    expect(rows).toEqual([{ id, payment_details: JSON.stringify({ requisites: '4111 1111 1111 1111', payment_method: 'card' }) }]);
+    expect(await balance(server, u.userId, 'USD', 'real_hold')).toBe(4000);
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(16000);
+    await payments(server).reject(id);
   });
 });
 

@@ -5,7 +5,9 @@
  * domain_events outbox the server polls).
  *
  *   tx list [--status pending|completed|failed|processing|approved|expired|cancelled|all]
- *           [--type deposit|withdrawal] [--user <id>] [--limit <n>]
+ *           [--type deposit|withdrawal] [--user <id>] [--limit <n>] [--late-payments]
+ *                                        --late-payments: only the review rows of payments that
+ *                                        arrived for a failed deposit (marked LATE PAYMENT, REVIEW)
  *   tx approve <id>                      deposit: credit it; withdrawal: pay out the hold
  *   tx reject <id> [--reason "..."]      deposit: failed; withdrawal: release the hold
  */
@@ -15,12 +17,13 @@ import { transaction } from '../../db';
 import { HttpError } from '../../http/errors';
 import type { PaymentsDeps } from '../../domain/payments/deps';
 import { approveTransaction, rejectTransaction, DEFAULT_REJECT_REASON } from '../../domain/payments/review';
+import { isLatePaymentReview } from '../../domain/payments/status';
 import { formatUtc, listForOperator } from '../../domain/payments/transactions';
 import { decimalsOf, type PaymentTxRow } from '../../domain/payments/wire';
 import { UsageError, parseArgs, type CliCommand } from './types';
 
 const USAGE =
-  'list [--status pending|completed|failed|processing|approved|expired|cancelled|all] [--type deposit|withdrawal] [--user <id>] [--limit <n>] | approve <id> | reject <id> [--reason "..."]';
+  'list [--status pending|completed|failed|processing|approved|expired|cancelled|all] [--type deposit|withdrawal] [--user <id>] [--limit <n>] [--late-payments] | approve <id> | reject <id> [--reason "..."]';
 
 const IdSchema = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/, 'Transaction id must be a positive whole number'), v.transform(Number));
 const ListOptionsSchema = v.object({
@@ -31,6 +34,7 @@ const ListOptionsSchema = v.object({
   type: v.optional(v.picklist(['deposit', 'withdrawal'], 'Unknown --type')),
   user: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, '--user must be a user id'), v.transform(Number))),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, '--limit must be 1..1000'), v.transform(Number), v.minValue(1), v.maxValue(1000)), '50'),
+  'late-payments': v.optional(v.literal('true', '--late-payments takes no value')),
 });
 const ReasonSchema = v.pipe(v.string(), v.trim(), v.minLength(1, '--reason must not be empty'), v.maxLength(500, '--reason must be at most 500 characters'));
 
@@ -41,6 +45,7 @@ export function describeTransaction(row: PaymentTxRow): string {
     .join(' ');
   return [
     `#${row.id}`,
+    isLatePaymentReview(row) ? 'LATE PAYMENT, REVIEW' : '',
     row.transaction_type.padEnd(10),
     row.status.padEnd(10),
     `user ${row.user_id}`.padEnd(10),
@@ -66,7 +71,7 @@ export const txCommand: CliCommand = {
       const parsed = v.safeParse(ListOptionsSchema, flags);
       if (!parsed.success) throw new UsageError(parsed.issues[0].message);
       const o = parsed.output;
-      const rows = await listForOperator(cli.db, { status: o.status, type: o.type, userId: o.user, limit: o.limit });
+      const rows = await listForOperator(cli.db, { status: o.status, type: o.type, userId: o.user, limit: o.limit, latePayments: o['late-payments'] === 'true' });
       if (rows.length === 0) cli.out('No transactions.');
       for (const row of rows) cli.out(describeTransaction(row));
       return 0;

@@ -8,21 +8,24 @@
  *   confirm   manual only: the owner says the transfer is done -> processing.
  *   callback  a verified provider callback: find the deposit by invoice or address, check that
  *             it names this transaction, amount and currency, then approve + credit once /
- *             fail / mark processing.
+ *             fail, expire or cancel / mark processing. A payment confirmed after the deposit
+ *             closed is never dropped: expired or cancelled -> still credited ("Late payment");
+ *             failed (operator-rejected or failed upstream) -> a review row for the operator.
  *   expire    deposits left pending past expired_at become expired (the module's sweeper).
  *
  * Approval credits through the ledger with key `deposit:<id>:credit`, so a callback delivered
  * twice, or raced with the operator, credits once.
  */
 import { toMinor } from '../../../contract/money';
-import { PaymentErrorText, type DepositRequest, type DepositResult } from '../../../contract/payments';
+import { PaymentErrorText, type ApprovalStatus, type DepositRequest, type DepositResult } from '../../../contract/payments';
 import type { Trx } from '../../db';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import { checkMethodAndAmount } from './amounts';
 import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import type { CallbackUpdate, PaymentProvider } from './providers/types';
-import { approveDeposit, changeStatus } from './status';
-import { decimalsOf, requisitOf, toWireTransaction, type PaymentTxRow } from './wire';
+import { recordEvent } from '../events';
+import { approveDeposit, changeStatus, latePaymentKey } from './status';
+import { decimalsOf, paymentDetailsOf, requisitOf, toWireTransaction, type PaymentTxRow, type StoredPaymentDetails } from './wire';
 
 export type ProviderRegistry = ReadonlyMap<string, PaymentProvider>;
 
@@ -42,11 +45,32 @@ export function byRequestId(trx: Trx, userId: number, requestId: string) {
     .executeTakeFirst();
 }
 
-/** A client_request_id names one request: the same id with other values is a client bug. */
-export function sameRequestOrThrow(row: PaymentTxRow, type: string, methodId: string, currency: string, amount: number): PaymentTxRow {
-  if (row.transaction_type !== type || row.payment_method_id !== methodId || row.currency !== currency || Number(row.amount) !== amount) {
-    throw conflict(PaymentErrorText.requestIdReused);
-  }
+/**
+ * Everything a payment request carries that decides what happens: the same client_request_id
+ * must come with all of it again. (`account_type` can only be "real"; `payment_system` is a
+ * display label the server does not use, the method id decides.)
+ */
+export interface RequestIdentity {
+  type: 'deposit' | 'withdrawal';
+  methodId: string;
+  currency: string;
+  /** Minor units. */
+  amount: number;
+  /** A withdrawal's payout details (requisites and their label); null for a deposit. */
+  details: StoredPaymentDetails | null;
+}
+
+/** A client_request_id names one request: the same id with anything else different is a 409. */
+export function sameRequestOrThrow(row: PaymentTxRow, request: RequestIdentity): PaymentTxRow {
+  const stored = paymentDetailsOf(row);
+  const same =
+    row.transaction_type === request.type &&
+    row.payment_method_id === request.methodId &&
+    row.currency === request.currency &&
+    Number(row.amount) === request.amount &&
+    (stored?.requisites ?? null) === (request.details?.requisites ?? null) &&
+    (stored?.payment_method ?? null) === (request.details?.payment_method ?? null);
+  if (!same) throw conflict(PaymentErrorText.requestIdReused);
   return row;
 }
 
@@ -60,7 +84,8 @@ export async function createDeposit(
   const { method, currency } = checked;
   const provider = providerFor(providers, method.integration_type);
   const requestId = input.client_request_id ?? null;
-  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, 'deposit', method.id, currency.iso_code, checked.amount), created: false });
+  const identity: RequestIdentity = { type: 'deposit', methodId: method.id, currency: currency.iso_code, amount: checked.amount, details: null };
+  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, identity), created: false });
 
   if (requestId) {
     const earlier = await byRequestId(deps.db, userId, requestId);
@@ -212,12 +237,81 @@ export interface CallbackResult {
   transactionId: number;
   status: string;
   changed: boolean;
+  /** A late payment on a failed deposit: the id of the review row recorded for the operator. */
+  reviewId: number | null;
+}
+
+/** Deposits a provider-confirmed payment still credits: closed without a payment, not refused. */
+const LATE_CREDIT_FROM: readonly ApprovalStatus[] = ['expired', 'cancelled'];
+/** Final without money: the provider's hook drops what it watched (the simulated chain's timer). */
+const CLOSED_UNPAID: readonly ApprovalStatus[] = ['failed', 'expired', 'cancelled'];
+
+export const LATE_PAYMENT_NOTE: Record<string, string> = {
+  expired: 'Late payment: received after the payment window had expired',
+  cancelled: 'Late payment: received after the payment was cancelled',
+};
+
+/**
+ * A provider confirms a payment for a deposit that had FAILED (rejected by the operator, or a
+ * failure reported upstream). The money arrived, but someone decided against this deposit, so
+ * it is not credited automatically: a new deposit row is recorded in `processing` for the
+ * operator (`tx list --status pending` shows it, `tx approve|reject <id>` decides), once per
+ * failed deposit (its client_request_id is `late:<id>`). Returns the review row's id, or null
+ * when it had been recorded before.
+ */
+async function recordLatePayment(trx: Trx, row: PaymentTxRow, update: CallbackUpdate, now: number): Promise<number | null> {
+  const key = latePaymentKey(row.id);
+  if (await byRequestId(trx, row.user_id, key)) return null;
+  const hash = update.txHash ? ` (transfer ${update.txHash})` : '';
+  const created = await trx
+    .insertInto('payment_transactions')
+    .values({
+      user_id: row.user_id,
+      transaction_type: 'deposit',
+      status: 'processing',
+      client_request_id: key,
+      payment_method_id: row.payment_method_id,
+      method_name: row.method_name,
+      integration_type: row.integration_type,
+      account: 'real',
+      currency: row.currency,
+      amount: row.amount,
+      final_amount: row.final_amount,
+      payment_currency: row.payment_currency,
+      amount_payment_currency: row.amount_payment_currency,
+      exchange_rate: row.exchange_rate,
+      balance_before: null,
+      balance_after: null,
+      // The address, invoice and hash stay with the failed deposit (they are unique per deposit).
+      crypto_wallet_address: null,
+      crypto_network: row.crypto_network,
+      crypto_transaction_hash: null,
+      payment_url: null,
+      invoice_id: null,
+      checkout_token: null,
+      requisit: null,
+      payment_details: null,
+      estimated_processing_time: null,
+      error_message: `Late payment for failed deposit #${row.id}${hash}: waiting for the operator's review`,
+      expired_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await recordEvent(trx, 'payment.status', row.user_id, { transaction_id: created.id, status: 'processing', transaction_type: 'deposit' }, now);
+  return created.id;
 }
 
 /**
  * Apply a verified provider callback. Refused (4xx, nothing changes) when the invoice/address
  * is unknown, names another transaction, or the amount or currency differ from the deposit's.
  * A repeated callback is answered as success without a second change.
+ *
+ * A confirmed payment is never dropped: on a pending/processing deposit it approves and
+ * credits; on an expired or cancelled one (closed without a payment) it still approves and
+ * credits, with a "Late payment" note; on a failed one it records a review row for the
+ * operator (see recordLatePayment). Each happens once however often the callback comes.
  */
 export async function applyCallback(
   deps: PaymentsDeps,
@@ -236,16 +330,27 @@ export async function applyCallback(
 
     const now = deps.now();
     let changed = false;
+    let reviewId: number | null = null;
+    const open: readonly ApprovalStatus[] = ['pending', 'processing'];
     if (update.outcome === 'approved') {
-      // A payment confirmed upstream after our local expiry is still money received.
-      changed = await approveDeposit(trx, row, ['pending', 'processing', 'expired'], now, { crypto_transaction_hash: update.txHash });
-    } else if (update.outcome === 'failed') {
-      changed = await changeStatus(trx, row, 'failed', ['pending', 'processing'], now, { error_message: update.errorMessage });
+      if (LATE_CREDIT_FROM.includes(row.status as ApprovalStatus)) {
+        // Closed without a payment, and now the money arrived: it is the payer's.
+        changed = await approveDeposit(trx, row, LATE_CREDIT_FROM, now, {
+          crypto_transaction_hash: update.txHash,
+          error_message: LATE_PAYMENT_NOTE[row.status],
+        });
+      } else if (row.status === 'failed') {
+        reviewId = await recordLatePayment(trx, row, update, now);
+      } else {
+        changed = await approveDeposit(trx, row, open, now, { crypto_transaction_hash: update.txHash });
+      }
+    } else if (update.outcome === 'failed' || update.outcome === 'expired' || update.outcome === 'cancelled') {
+      changed = await changeStatus(trx, row, update.outcome, open, now, { error_message: update.errorMessage });
     } else if (update.outcome === 'processing') {
       changed = await changeStatus(trx, row, 'processing', ['pending'], now, { crypto_transaction_hash: update.txHash });
     }
     const after = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-    return { row: after, changed };
+    return { row: after, changed, reviewId };
   }).catch((err) => {
     // The same on-chain transfer may not pay two deposits (unique crypto_transaction_hash).
     if (isUniqueViolation(err)) throw conflict(PaymentErrorText.hashReused);
@@ -253,9 +358,12 @@ export async function applyCallback(
   });
   if (result.changed) {
     if (result.row.status === 'approved') provider.onApproved?.(result.row);
-    if (result.row.status === 'failed') provider.onRejected?.(result.row);
+    else if (CLOSED_UNPAID.includes(result.row.status as ApprovalStatus)) provider.onRejected?.(result.row);
   }
-  return { transactionId: result.row.id, status: result.row.status, changed: result.changed };
+  if (result.reviewId !== null) {
+    deps.log?.warn({ transaction_id: result.row.id, review_id: result.reviewId }, 'payments: late payment on a failed deposit recorded for review');
+  }
+  return { transactionId: result.row.id, status: result.row.status, changed: result.changed, reviewId: result.reviewId };
 }
 
 /** Deposits still pending after expired_at become expired; returns the rows that changed. */

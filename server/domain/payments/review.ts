@@ -14,8 +14,12 @@ import { approveDeposit, approveWithdrawal, changeStatus, rejectWithdrawal } fro
 import type { PaymentTxRow } from './wire';
 
 export const DEFAULT_REJECT_REASON = 'Rejected by the operator';
-/** A deposit the operator may still approve: also after its payment window, money may arrive late. */
-const DEPOSIT_OPEN: readonly ApprovalStatus[] = ['pending', 'processing', 'expired'];
+/**
+ * A deposit the operator may still approve: also after its payment window or a cancellation at
+ * the provider, money may arrive late. A failed (rejected) one is final; a payment reported for
+ * it later becomes a review row of its own (deposits.ts, late payments).
+ */
+const DEPOSIT_OPEN: readonly ApprovalStatus[] = ['pending', 'processing', 'expired', 'cancelled'];
 
 export interface ReviewOutcome {
   row: PaymentTxRow;

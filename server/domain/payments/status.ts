@@ -21,6 +21,14 @@ export const holdKey = (id: number) => `withdrawal:${id}:hold`;
 export const payoutKey = (id: number) => `withdrawal:${id}:payout`;
 export const releaseKey = (id: number) => `withdrawal:${id}:release`;
 
+/**
+ * The client_request_id of the review row recorded when a payment arrives for failed deposit
+ * `id` (deposits.ts). A client's id cannot contain ':', so it never collides with one.
+ */
+export const LATE_PAYMENT_PREFIX = 'late:';
+export const latePaymentKey = (id: number) => `${LATE_PAYMENT_PREFIX}${id}`;
+export const isLatePaymentReview = (row: Pick<PaymentTxRow, 'client_request_id'>) => row.client_request_id?.startsWith(LATE_PAYMENT_PREFIX) ?? false;
+
 export interface StatusPatch {
   error_message?: string | null;
   crypto_transaction_hash?: string | null;

@@ -17,6 +17,7 @@ import {
 import type { DB } from '../../db';
 import { notFound } from '../../http/errors';
 import { decimalsOf, toWireTransaction, type PaymentTxRow } from './wire';
+import { LATE_PAYMENT_PREFIX } from './status';
 
 type Filters = Omit<TransactionListQuery, 'page' | 'limit'>;
 
@@ -152,11 +153,14 @@ export interface OperatorListFilter {
   type?: 'deposit' | 'withdrawal';
   userId?: number;
   limit?: number;
+  /** Only the review rows of late payments on failed deposits (client_request_id `late:<id>`). */
+  latePayments?: boolean;
 }
 
 /** Every user's transactions for the CLI, newest first. `pending` means pending + processing. */
 export async function listForOperator(db: DB, f: OperatorListFilter = {}): Promise<PaymentTxRow[]> {
   let q = db.selectFrom('payment_transactions').selectAll();
+  if (f.latePayments) q = q.where('transaction_type', '=', 'deposit').where('client_request_id', 'like', `${LATE_PAYMENT_PREFIX}%`);
   const status = f.status ?? 'all';
   if (status === 'pending' || status === 'completed' || status === 'failed') q = q.where('status', 'in', [...LIST_STATUS_MEMBERS[status]]);
   else if (status !== 'all') q = q.where('status', '=', status);

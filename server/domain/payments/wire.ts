@@ -32,10 +32,27 @@ export function requisitOf(row: Pick<PaymentTxRow, 'requisit'>): Requisit | null
   return parseJson<Requisit>(row.requisit);
 }
 
+/** A withdrawal's payout details as stored (`payment_details` JSON); null for a deposit. */
+export interface StoredPaymentDetails {
+  requisites: string;
+  payment_method: string | null;
+}
+
+/** The payout details of a withdrawal request as they are stored (and compared on a replay). */
+export function storedPaymentDetails(details: { requisites: string; payment_method?: string | null }): StoredPaymentDetails {
+  return { requisites: details.requisites, payment_method: details.payment_method ?? null };
+}
+
+export function paymentDetailsOf(row: Pick<PaymentTxRow, 'payment_details'>): StoredPaymentDetails | null {
+  const details = parseJson<{ requisites?: unknown; payment_method?: unknown }>(row.payment_details);
+  if (!details || typeof details.requisites !== 'string') return null;
+  return { requisites: details.requisites, payment_method: typeof details.payment_method === 'string' ? details.payment_method : null };
+}
+
 export function toWireTransaction(row: PaymentTxRow): Transaction {
   const d = decimalsOf(row.currency);
   const pd = decimalsOf(row.payment_currency);
-  const details = parseJson<{ requisites: string; payment_method: string | null }>(row.payment_details);
+  const details = paymentDetailsOf(row);
   const type = row.transaction_type as TransactionType;
   return {
     id: row.id,
@@ -65,7 +82,7 @@ export function toWireTransaction(row: PaymentTxRow): Transaction {
     error_message: row.error_message,
     user_id: row.user_id,
     requisit: requisitOf(row),
-    payment_details: details ? { requisites: details.requisites, payment_method: details.payment_method ?? null } : null,
+    payment_details: details,
     estimated_processing_time: row.estimated_processing_time,
   };
 }

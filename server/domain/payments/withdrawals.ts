@@ -11,10 +11,10 @@ import { PaymentErrorText, type WithdrawalRequest, type WithdrawalResult } from 
 import { badRequest } from '../../http/errors';
 import { InsufficientBalanceError, getBalanceMinor } from '../ledger';
 import { checkMethodAndAmount } from './amounts';
-import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry } from './deposits';
+import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry, type RequestIdentity } from './deposits';
 import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import { holdKey, movePaymentMoney } from './status';
-import { toWireTransaction, type PaymentTxRow } from './wire';
+import { storedPaymentDetails, toWireTransaction, type PaymentTxRow } from './wire';
 
 const insufficient = () => badRequest(ErrorText.insufficientBalance, [{ field: 'amount', message: ErrorText.insufficientBalance }]);
 
@@ -30,7 +30,9 @@ export async function createWithdrawal(
   if (!provider.createWithdrawal) throw badRequest(PaymentErrorText.withdrawDisabled);
   const terms = provider.createWithdrawal(method);
   const requestId = input.client_request_id ?? null;
-  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, 'withdrawal', method.id, currency.iso_code, amount), created: false });
+  const details = storedPaymentDetails(input.payment_details);
+  const identity: RequestIdentity = { type: 'withdrawal', methodId: method.id, currency: currency.iso_code, amount, details };
+  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, identity), created: false });
 
   if (requestId) {
     const earlier = await byRequestId(deps.db, userId, requestId);
@@ -70,10 +72,7 @@ export async function createWithdrawal(
           invoice_id: null,
           checkout_token: null,
           requisit: null,
-          payment_details: JSON.stringify({
-            requisites: input.payment_details.requisites,
-            payment_method: input.payment_details.payment_method ?? null,
-          }),
+          payment_details: JSON.stringify(details),
           estimated_processing_time: terms.estimated_processing_time,
           error_message: null,
           expired_at: null,

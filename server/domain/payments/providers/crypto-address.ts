@@ -8,10 +8,12 @@
  *
  * The chain behind it is a `ChainGateway`. The embedded default is `SimulatedChain`: it
  * allocates well-formed addresses (TRON Base58Check, Bitcoin bech32 P2WPKH) from random bytes
- * nobody holds keys for, and after CRYPTO_CONFIRM_DELAY_SECONDS plays the provider: it sends
- * the signed "confirmed" callback for the exact amount over real HTTP to this server (retried
- * with backoff like a real provider). Pending deposits are rescheduled when the server starts,
- * so a restart does not lose them.
+ * nobody holds keys for, and after CRYPTO_CONFIRM_DELAY_SECONDS plays the payer and the
+ * provider: it sends the signed "confirmed" callback for the exact amount over real HTTP to this
+ * server (retried with backoff like a real provider). The simulated payer pays only the latest
+ * address the user asked for: a deposit superseded by a newer crypto-address deposit of the same
+ * user within its window stays unpaid and expires. Pending deposits are rescheduled when the
+ * server starts, so a restart does not lose them.
  */
 import crypto from 'node:crypto';
 import * as v from 'valibot';
@@ -254,10 +256,34 @@ export class SimulatedChain implements ChainGateway {
     this.timers.set(id, timer);
   }
 
+  /**
+   * A newer crypto-address deposit of the same user, created while this one was still open: the
+   * payer went Back (or closed the wizard) and asked for another address, so the simulated payer
+   * pays that one and leaves this one unpaid (it expires at the end of its window).
+   */
+  private async supersededBy(row: PaymentTxRow): Promise<number | null> {
+    let q = this.opts.db
+      .selectFrom('payment_transactions')
+      .select('id')
+      .where('user_id', '=', row.user_id)
+      .where('transaction_type', '=', 'deposit')
+      .where('integration_type', '=', 'crypto_address')
+      .where('crypto_wallet_address', 'is not', null)
+      .where('id', '>', row.id);
+    if (row.expired_at !== null) q = q.where('created_at', '<', row.expired_at);
+    const newer = await q.orderBy('id', 'desc').executeTakeFirst();
+    return newer ? newer.id : null;
+  }
+
   /** The transfer of the exact amount "confirms": send the provider's signed callback. */
   private async confirm(id: number): Promise<void> {
     const row = await this.opts.db.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || row.status !== 'pending' || !row.crypto_wallet_address) return;
+    const newer = await this.supersededBy(row);
+    if (newer !== null) {
+      this.opts.log.info({ transaction_id: id, superseded_by: newer }, 'simulated chain: deposit superseded by a newer one, not paid');
+      return;
+    }
     const network = row.crypto_network ?? 'TRC20';
     const payload: CryptoWebhook = {
       event_id: crypto.randomUUID(),

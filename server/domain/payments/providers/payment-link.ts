@@ -5,8 +5,8 @@
  * opens it, pays on the provider's page, and the provider calls
  * POST /api/v2/payments/webhooks/oxapay with the invoice's status, signed like OxaPay's:
  * header `hmac` = hex HMAC-SHA512 of the raw body with the merchant secret
- * (ctx.secrets.oxapayWebhookSecret). Paid approves and credits; cancelled, expired or failed
- * fails the deposit; paying/confirming moves it to processing.
+ * (ctx.secrets.oxapayWebhookSecret). Paid approves and credits; expired and cancelled close
+ * the deposit as expired / cancelled, failed fails it; paying/confirming moves it to processing.
  *
  * The embedded provider is `SandboxCheckout`: the server hosts the invoice page at
  * /checkout/sandbox/<invoice_id> (plain HTML, no script, no external asset, so the CSP holds),
@@ -68,14 +68,14 @@ export class PaymentLinkProvider implements PaymentProvider {
       throw unauthorized(PaymentErrorText.invalidSignature);
     }
     const p: OxapayWebhook = parseInput(OxapayWebhookSchema, parseJsonBody(rawBody));
-    const failure: Record<string, string> = {
-      expired: 'Payment expired',
-      failed: 'Payment failed',
-      cancelled: 'Payment cancelled',
-      canceled: 'Payment cancelled',
+    const failure: Record<string, { outcome: 'expired' | 'cancelled' | 'failed'; text: string }> = {
+      expired: { outcome: 'expired', text: 'Payment expired' },
+      failed: { outcome: 'failed', text: 'Payment failed' },
+      cancelled: { outcome: 'cancelled', text: 'Payment cancelled' },
+      canceled: { outcome: 'cancelled', text: 'Payment cancelled' },
     };
-    const outcome =
-      p.status === 'paid' ? 'approved' : failure[p.status] ? 'failed' : p.status === 'waiting' ? 'unchanged' : 'processing';
+    const failed = failure[p.status];
+    const outcome = p.status === 'paid' ? 'approved' : failed ? failed.outcome : p.status === 'waiting' ? 'unchanged' : 'processing';
     return {
       lookup: { invoiceId: p.track_id },
       orderId: p.order_id,
@@ -83,7 +83,7 @@ export class PaymentLinkProvider implements PaymentProvider {
       amount: String(p.amount),
       currency: p.currency.toUpperCase(),
       txHash: p.txs?.find((t) => t.tx_hash)?.tx_hash ?? null,
-      errorMessage: failure[p.status] ?? null,
+      errorMessage: failed?.text ?? null,
     };
   }
 }

@@ -16,6 +16,8 @@
  *   createWithdrawal   present when the provider pays out; gives the processing-time estimate.
  *   onApproved / onRejected   hooks after a deposit became approved, or failed/expired/
  *                      cancelled, and that change committed (the simulated chain drops its timer).
+ *                      A payment reported after that is handled by the shared code (deposits.ts:
+ *                      late payments).
  *   start / stop       background work of the adapter (the simulated chain's timers).
  */
 import type { IntegrationData, IntegrationType, Requisit } from '../../../../contract/payments';
@@ -39,15 +41,16 @@ export interface CallbackUpdate {
   /** The transaction id the provider was given when the deposit was created. */
   orderId: string;
   /**
-   * approved: paid in full; failed: cancelled/expired/failed upstream; processing: seen, not
-   * final; unchanged: nothing happened yet (an invoice still waiting).
+   * approved: paid in full; expired: the provider's payment window closed unpaid; cancelled:
+   * the payer cancelled at the provider; failed: the payment failed upstream; processing: seen,
+   * not final; unchanged: nothing happened yet (an invoice still waiting).
    */
-  outcome: 'unchanged' | 'processing' | 'approved' | 'failed';
+  outcome: 'unchanged' | 'processing' | 'approved' | 'expired' | 'cancelled' | 'failed';
   /** Decimal amount and currency the provider says were paid (checked against the row). */
   amount: string;
   currency: string;
   txHash: string | null;
-  /** Shown to the user on a failure ("Payment expired"). */
+  /** Shown to the user on a failure ("Payment expired"); null otherwise. */
   errorMessage: string | null;
 }
 
