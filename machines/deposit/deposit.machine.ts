@@ -9,9 +9,14 @@
  *   that serves it (`deposit.methodChosen`) goes to `amount`.
  * - `amount`: `deposit.amountSubmitted` goes to `submitting` only when the amount passes the
  *   method's rules (deposit.schemas.ts), otherwise `fieldError` says why; Back -> `method`.
- * - `submitting` invokes `createDeposit` with a client_request_id made from the flow key and
- *   the request, so a resubmitted identical request returns the first deposit. A failure goes
- *   to `complete.requestFailed` ("Deposit Failed!").
+ * - `submitting` invokes `createDeposit` with a client_request_id made from the flow key, the
+ *   request and the attempt number, so a resubmitted identical request (Back, then Continue)
+ *   returns the first deposit. A failure goes to `complete.requestFailed` ("Deposit Failed!").
+ *   When the server answered with a refusal (a provider failure's 502 marks that deposit
+ *   failed), the attempt number goes up, so Retry asks for a NEW deposit instead of replaying
+ *   the failed one; when no answer came at all (status 0: the deposit may or may not exist),
+ *   the attempt stays, so Retry sends the same id and the server answers with the deposit it
+ *   made, if it made one.
  * - `process` shows how to pay, by the result's integration type: `manual` (card requisites,
  *   Confirm -> `confirming` invokes `confirmDeposit`; success -> `complete.pending`, failure
  *   stays with `confirmError`), `integration` (crypto address, network, QR; confirmed by the
@@ -48,6 +53,8 @@ export interface DepositContext {
   paymentStatus: ApprovalStatus | null;
   /** Server text of a failed deposit request (null: the view shows its fallback). */
   error: string | null;
+  /** Requests of this flow the server refused; part of the client_request_id (see submitting). */
+  attempt: number;
   /** Server text of a failed confirmation (the view shows deposit.confirmed_error with it). */
   confirmError: string | null;
 }
@@ -73,6 +80,11 @@ const FAILED_STATUSES: readonly ApprovalStatus[] = ['failed', 'expired', 'cancel
 
 function isCurrent(context: DepositContext, transactionId: number): boolean {
   return context.result !== null && context.result.transaction_id === transactionId;
+}
+
+/** A failure without any answer from the server (the services reject with status 0 then). */
+function isUnanswered(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && Reflect.get(error, 'status') === 0;
 }
 
 export const depositMachine = setup({
@@ -116,6 +128,7 @@ export const depositMachine = setup({
     assignConfirmed: assign((_, output: DepositConfirmationResult) => ({ paymentStatus: output.transaction.approval_status, confirmError: null })),
     assignConfirmError: assign((_, params: { message: string | null }) => ({ confirmError: params.message ?? '' })),
     clearConfirmError: assign({ confirmError: null }),
+    startNewAttempt: assign(({ context }) => ({ attempt: context.attempt + 1 })),
     clearResult: assign({ result: null, paymentStatus: null, confirmError: null }),
     assignStatus: assign(({ event }) => {
       assertEvent(event, 'deposit.statusUpdated');
@@ -149,6 +162,7 @@ export const depositMachine = setup({
       assertEvent(event, 'deposit.statusUpdated');
       return isCurrent(context, event.transactionId);
     },
+    isUnanswered: (_, params: { error: unknown }) => isUnanswered(params.error),
   },
 }).createMachine({
   id: 'deposit',
@@ -162,6 +176,7 @@ export const depositMachine = setup({
     paymentStatus: null,
     error: null,
     confirmError: null,
+    attempt: 0,
   }),
   initial: 'method',
   states: {
@@ -197,14 +212,23 @@ export const depositMachine = setup({
             account_type: 'real',
             payment_system: method.name,
             payment_method_id: method.id,
-            client_request_id: clientRequestId('d', context.requestKey, [method.id, context.currency, context.amount]),
+            client_request_id: clientRequestId('d', context.requestKey, [method.id, context.currency, context.amount, String(context.attempt)]),
           };
         },
         onDone: { target: 'process', actions: { type: 'assignResult', params: ({ event }) => event.output } },
-        onError: {
-          target: 'complete.requestFailed',
-          actions: { type: 'assignRequestError', params: ({ event }) => ({ message: errorText(event.error) }) },
-        },
+        onError: [
+          {
+            guard: { type: 'isUnanswered', params: ({ event }) => ({ error: event.error }) },
+            target: 'complete.requestFailed',
+            description: 'No answer: the deposit may exist, so Retry sends the same client_request_id.',
+            actions: { type: 'assignRequestError', params: ({ event }) => ({ message: errorText(event.error) }) },
+          },
+          {
+            target: 'complete.requestFailed',
+            description: 'Refused: Retry is a new attempt with a new client_request_id.',
+            actions: [{ type: 'assignRequestError', params: ({ event }) => ({ message: errorText(event.error) }) }, 'startNewAttempt'],
+          },
+        ],
       },
     },
     process: {

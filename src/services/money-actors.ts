@@ -1,6 +1,7 @@
 /**
- * The real implementations of the money machines' actors: deposit, deposit confirmation and
- * withdrawal through money-api.ts, the history list, and the CSV export, which downloads the
+ * The real implementations of the money machines' actors: deposit (sent once more, with the
+ * same client_request_id, when it got no answer), deposit confirmation and withdrawal through
+ * money-api.ts, the history list, and the CSV export, which downloads the
  * file in the browser (Blob -> object URL -> a temporary download link). The payment-method
  * catalogue needs none: it comes over the socket through the app machine.
  *
@@ -17,12 +18,31 @@ import {
   type TransactionListOutput,
 } from '../../machines/transactions/transactions.machine';
 import { paymentMethodsMachine } from '../../machines/payment-methods/payment-methods.machine';
-import type { HttpClient } from './http';
+import { ApiError, type HttpClient } from './http';
 import { createMoneyApi } from './money-api';
 
 export interface MoneyDeps {
   http: HttpClient;
   window: Window | null;
+  /** Pause before a deposit request that got no answer is sent once more (default 500 ms). */
+  retryDelayMs?: number;
+}
+
+/**
+ * Sends an idempotent request once more, unchanged, when the first try got no answer at all
+ * (ApiError status 0: network error or timeout). The deposit carries its client_request_id, so
+ * the server answers a repeat with the deposit the first try may have created: a network retry
+ * is the same attempt with the same id. A refusal (any HTTP answer) is not retried here; the
+ * deposit machine makes Retry a new attempt with a new id then.
+ */
+export async function retryUnanswered<T>(request: () => Promise<T>, delayMs: number): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 0) throw error;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return request();
+  }
 }
 
 /** The export's file name: transactions-YYYY-MM-DD.csv (local date). */
@@ -52,11 +72,12 @@ export function downloadBlob(win: Window | null, blob: Blob, fileName: string): 
 
 export function moneyImplementations(deps: MoneyDeps) {
   const money = createMoneyApi(deps.http);
+  const retryDelay = deps.retryDelayMs ?? 500;
   return {
     paymentMethods: paymentMethodsMachine,
     deposit: depositMachine.provide({
       actors: {
-        createDeposit: fromPromise<DepositResult, CreateDepositInput>(({ input }) => money.createDeposit(input)),
+        createDeposit: fromPromise<DepositResult, CreateDepositInput>(({ input }) => retryUnanswered(() => money.createDeposit(input), retryDelay)),
         confirmDeposit: fromPromise<DepositConfirmationResult, ConfirmDepositInput>(({ input }) => money.confirmDeposit(input.transactionId)),
       },
     }),

@@ -81,9 +81,22 @@ export function createMoneyApi(http: HttpClient) {
   }
 
   return {
-    /** POST /api/v2/transactions/deposit (a replayed client_request_id answers the first deposit). */
+    /**
+     * POST /api/v2/transactions/deposit (a replayed client_request_id answers the first deposit).
+     * A server-side failure (5xx: the provider could not open the payment, which the server
+     * answers with 502, or a gateway error) always reads "Failed to create deposit", whatever
+     * text came with it; the status is kept.
+     */
     async createDeposit(body: CreateDepositInput): Promise<DepositResult> {
-      const answer = await call(MONEY_FALLBACK.createDeposit, '/api/v2/transactions/deposit', { method: 'POST', body });
+      let answer: unknown;
+      try {
+        answer = await call(MONEY_FALLBACK.createDeposit, '/api/v2/transactions/deposit', { method: 'POST', body });
+      } catch (error) {
+        if (error instanceof ApiError && error.status >= 500) {
+          throw new ApiError(error.status, MONEY_FALLBACK.createDeposit, { serverMessage: null, details: error.details, body: error.body });
+        }
+        throw error;
+      }
       return read(MONEY_FALLBACK.createDeposit, DepositResultSchema, answer);
     },
 

@@ -61,10 +61,14 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   if (snapshot.matches('amount')) return [{ type: 'deposit.amountSubmitted', amount: '100' }, ...(eur ? [] : [{ type: 'deposit.backRequested' }])];
   if (snapshot.matches('submitting')) {
     if (eur) return [results.manual[0]];
+    // A refused request raises the attempt number: the failures only on the first attempt.
+    if (context.attempt > 0) return results[context.method!.integration_type];
     return [
       ...results[context.method!.integration_type],
       { type: 'xstate.error.actor.createDeposit', error: { message: 'Amount too high: maximum 5000.00 USD' } },
       { type: 'xstate.error.actor.createDeposit', error: null },
+      // No answer at all (a network failure): the same attempt.
+      { type: 'xstate.error.actor.createDeposit', error: { status: 0, message: 'Failed to create deposit' } },
     ];
   }
   if (snapshot.matches({ process: { manual: 'awaitingConfirmation' } })) {

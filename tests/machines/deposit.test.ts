@@ -8,8 +8,8 @@
  * deposit paid on the sandbox checkout, a manual deposit confirmed and approved by the
  * operator, a withdrawal held, the history and its CSV export.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fromPromise, waitFor, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import * as v from 'valibot';
 import { PaymentClientRequestIdSchema, type DepositConfirmationResult, type DepositResult } from '../../contract/payments';
 import {
@@ -17,14 +17,18 @@ import {
   depositProcessMode,
   type ConfirmDepositInput,
   type CreateDepositInput,
+  type DepositContext,
   type DepositInput,
 } from '../../machines/deposit/deposit.machine';
 import type { AnyActorRef } from 'xstate';
 import { createAppActor, type AppRuntime } from '../../src/app/create-app-actor';
 import { createStorage, type KeyValueStore } from '../../src/services/storage';
 import { createMoneyApi } from '../../src/services/money-api';
+import { retryUnanswered } from '../../src/services/money-actors';
+import { ApiError, type HttpClient } from '../../src/services/http';
 import { paymentsService } from '../../server/routes/payments';
 import { startTestServer, type TestServer } from '../support/server';
+import { auditLedgerAfterEach } from '../support/ledger-audit';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { CARD, OXAPAY, SEPA, USDT, depositResult, transaction } from './money-fixtures';
 
@@ -62,16 +66,22 @@ const ev = {
   createdExpired: { type: 'xstate.done.actor.createDeposit', output: replayedExpired },
   createFailed: { type: 'xstate.error.actor.createDeposit', error: { message: 'Amount too high: maximum 5000.00 USD' } },
   createFailedSilently: { type: 'xstate.error.actor.createDeposit', error: null },
+  createUnanswered: { type: 'xstate.error.actor.createDeposit', error: { status: 0, message: 'Failed to create deposit' } },
   confirmed: { type: 'xstate.done.actor.confirmDeposit', output: confirmation },
   confirmFailed: { type: 'xstate.error.actor.confirmDeposit', error: { message: 'This deposit can no longer be confirmed' } },
 } as const satisfies Record<string, AnyEventObject>;
+
+/** A refused request raises the attempt number: offer the failures only on the first attempt, so the graph stays finite. */
+const requestFailures: readonly AnyEventObject[] = [ev.createFailed, ev.createFailedSilently, ev.createUnanswered];
+const boundAttempts = (events: readonly AnyEventObject[]) => (snapshot: AnyMachineSnapshot) =>
+  (snapshot.context as DepositContext).attempt === 0 ? [...events] : events.filter((e) => !requestFailures.includes(e));
 
 const model: PathModel = {
   name: 'deposit',
   machine: depositMachine,
   input,
-  events: Object.values(ev),
-  simplePathEvents: [ev.card, ev.amountOk, ev.createdManual, ev.createdLink, ev.createFailed, ev.confirm, ev.confirmed, ev.approved, ev.back],
+  events: boundAttempts(Object.values(ev)),
+  simplePathEvents: boundAttempts([ev.card, ev.amountOk, ev.createdManual, ev.createdLink, ev.createFailed, ev.createUnanswered, ev.confirm, ev.confirmed, ev.approved, ev.back]),
   simplePaths: 400,
 };
 
@@ -198,6 +208,69 @@ describe('deposit behaviour', () => {
     expect(actor.getSnapshot().context.amount).toBe('100');
   });
 
+  it('Retry after a refused request is a new attempt with a new client_request_id; after no answer it keeps the id', async () => {
+    const sent: CreateDepositInput[] = [];
+    const answers: Array<() => Promise<DepositResult>> = [
+      // The provider failed: the server marked that deposit failed and answered 502.
+      () => Promise.reject(new ApiError(502, 'Failed to create deposit')),
+      // No answer at all: the deposit may exist on the server.
+      () => Promise.reject(new ApiError(0, 'Failed to create deposit', { serverMessage: null })),
+      async () => link,
+    ];
+    const { actor } = startUnderParent(withActors((r) => (sent.push(r), (answers[sent.length - 1] ?? (async () => link))())), input);
+    actor.send(ev.oxapay);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches({ complete: 'requestFailed' }));
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'Failed to create deposit', attempt: 1 });
+    actor.send(ev.retry);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches({ complete: 'requestFailed' }));
+    expect(actor.getSnapshot().context.attempt).toBe(1);
+    actor.send(ev.retry);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches({ process: 'integrationLink' }));
+    const ids = sent.map((r) => r.client_request_id);
+    expect(ids[1]).not.toBe(ids[0]);
+    expect(ids[2]).toBe(ids[1]);
+    expect(ids.every((id) => v.is(PaymentClientRequestIdSchema, id))).toBe(true);
+    // The same request again in the same attempt (Back, Continue) still replays.
+    actor.send(ev.back);
+    actor.send(ev.amountOk);
+    await waitFor(actor, (s) => s.matches('process'));
+    expect(sent[3].client_request_id).toBe(ids[2]);
+  });
+
+  it('sends a deposit that got no answer once more with the same id, and refusals not at all', async () => {
+    let calls = 0;
+    const flaky = () => {
+      calls += 1;
+      return calls === 1 ? Promise.reject(new ApiError(0, 'Failed to create deposit', { serverMessage: null })) : Promise.resolve('second');
+    };
+    await expect(retryUnanswered(flaky, 1)).resolves.toBe('second');
+    expect(calls).toBe(2);
+    calls = 0;
+    const refused = () => {
+      calls += 1;
+      return Promise.reject(new ApiError(502, 'Failed to create deposit'));
+    };
+    await expect(retryUnanswered(refused, 1)).rejects.toMatchObject({ status: 502 });
+    expect(calls).toBe(1);
+  });
+
+  it('reads any server-side failure of a deposit as "Failed to create deposit"', async () => {
+    const failing = (error: unknown): HttpClient => ({ request: () => Promise.reject(error), setAuth: () => {} });
+    const body = { amount: '10', currency: 'USD', account_type: 'real', payment_method_id: 'card_visa_mastercard', client_request_id: 'd-abcdefgh-1' } as const;
+    const cases: Array<[ApiError, number, string]> = [
+      [new ApiError(502, 'Failed to create deposit'), 502, 'Failed to create deposit'],
+      [new ApiError(500, 'Internal server error'), 500, 'Failed to create deposit'],
+      [new ApiError(504, 'Request failed', { serverMessage: null }), 504, 'Failed to create deposit'],
+      [new ApiError(400, 'Amount too high: maximum 5000.00 USD'), 400, 'Amount too high: maximum 5000.00 USD'],
+    ];
+    for (const [error, status, message] of cases) {
+      await expect(createMoneyApi(failing(error)).createDeposit(body)).rejects.toMatchObject({ status, message });
+    }
+  });
+
   it('manual: Confirm sends the transaction id; a refusal stays with the error, success waits in complete', async () => {
     const confirms: ConfirmDepositInput[] = [];
     let fail = true;
@@ -258,6 +331,9 @@ describe('money against a real server', () => {
     return ref;
   };
   const realUsd = () => child('balance').getSnapshot().context.balances.USD?.RealBalance ?? 0;
+
+  // The ledger audit after every test, and the real `audit` command when the server closes.
+  auditLedgerAfterEach(() => server);
 
   beforeAll(async () => {
     server = await startTestServer({ RATE_LIMIT: 'false' });
@@ -350,5 +426,32 @@ describe('money against a real server', () => {
     const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('10.50');
+  });
+
+  it('after the provider failed (502), Retry creates a new deposit instead of replaying the failed one', async () => {
+    const provider = paymentsService(server.ctx).providers.get('oxapay_link')!;
+    const down = vi.spyOn(provider, 'createDeposit').mockRejectedValueOnce(new Error('provider down'));
+    try {
+      runtime.actor.send({ type: 'flow.depositStarted', requestKey: 'live-deposit-retry' });
+      const deposit = child('deposit');
+      const link = child('paymentMethods').getSnapshot().context.methods.find((m: { integration_type: string }) => m.integration_type === 'oxapay_link');
+      deposit.send({ type: 'deposit.methodChosen', method: link });
+      deposit.send({ type: 'deposit.amountSubmitted', amount: '40' });
+      const failed = await waitFor(deposit, (s) => s.matches({ complete: 'requestFailed' }), WAIT);
+      expect(failed.context.error).toBe('Failed to create deposit');
+      const rows = () => server.ctx.db.selectFrom('payment_transactions').select(['id', 'status', 'client_request_id']).where('amount', '=', 4000).orderBy('id').execute();
+      expect((await rows()).map((r) => r.status)).toEqual(['failed']);
+
+      deposit.send({ type: 'deposit.retryRequested' });
+      deposit.send({ type: 'deposit.amountSubmitted', amount: '40' });
+      const shown = await waitFor(deposit, (s) => s.matches({ process: 'integrationLink' }), WAIT);
+      const [first, second] = await rows();
+      expect(second).toMatchObject({ id: shown.context.result.transaction_id, status: 'pending' });
+      expect(second.client_request_id).not.toBe(first.client_request_id);
+      expect(down).toHaveBeenCalledTimes(2);
+      runtime.actor.send({ type: 'flow.depositEnded' });
+    } finally {
+      down.mockRestore();
+    }
   });
 });
