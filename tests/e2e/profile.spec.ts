@@ -4,7 +4,7 @@
  * avatar (the header shows it), change the password, turn on two-factor with a code computed
  * from the secret on screen (otpauth), log out, log in with the new password and the second
  * factor, land on /trading; back on the profile upload a document (a PNG made here) and see it
- * pending, link Telegram (the bot's side done with the operator CLI) and switch theme and
+ * uploaded (waiting for an operator), link Telegram (the bot's side done with the operator CLI) and switch theme and
  * language. Screenshots of every section at 1280x900 and 390x844 in both themes go to
  * tests/e2e/screenshots/ (git-ignored); axe checks the screen in both themes.
  */
@@ -159,7 +159,7 @@ test('profile: personal data, avatar, password, two-factor login, documents, Tel
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/trading/);
 
-  // ---- documents: upload a PNG, see it pending ----
+  // ---- documents: upload a PNG, see it uploaded (waiting for an operator) ----
   await page.goto('/profile#documents');
   const documents = page.locator('#documents');
   await expect(documents.getByText('No documents yet')).toBeVisible();
@@ -172,7 +172,7 @@ test('profile: personal data, avatar, password, two-factor login, documents, Tel
   await expect(page.getByText('Document uploaded and sent for review')).toBeVisible();
   const card = documents.getByRole('list', { name: 'Your documents' }).getByRole('listitem').first();
   await expect(card.getByText('Passport', { exact: true })).toBeVisible();
-  await expect(card.getByText('Pending review')).toBeVisible();
+  await expect(card.locator('.profile-doc-status')).toHaveText(/Uploaded$/);
 
   // ---- Telegram: a code, the bot's side through the operator CLI, linked ----
   const telegram = page.locator('#telegram');
@@ -207,7 +207,7 @@ test('profile: personal data, avatar, password, two-factor login, documents, Tel
   await chooseTheme(page, 'Dark');
   await sectionShots(page, 'mobile-dark');
   await page.goto('/profile#documents');
-  await expect(page.locator('#documents').getByText('Pending review')).toBeVisible();
+  await expect(page.locator('#documents .profile-doc-status').first()).toHaveText(/Uploaded$/);
   await expectScrolledTo(page, 'documents');
   await dismissToasts(page);
   await screenshot(page, 'profile-mobile-dark-anchor');

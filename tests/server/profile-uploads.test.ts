@@ -2,9 +2,10 @@
  * Avatar and document uploads over real HTTP (multipart built with FormData and Blob): types
  * judged by content (an executable, an ELF binary, a shell script or text renamed .jpg is
  * refused), images re-encoded without their metadata (a PNG tEXt chunk, JPEG EXIF), PDFs kept
- * byte for byte, size and count limits (413 / 400), the safe headers files are served with,
- * owner-only downloads, deletion, and the operator's review through the CLI process (approve,
- * reject) with the socket push to the owner.
+ * byte for byte once looked into (hand-built PDFs with /JavaScript, #-escaped names, an action
+ * compressed in an object stream, encryption: refused), size and count limits (413 / 400), the safe headers files are served with,
+ * owner-only downloads, deletion, and the operator's review through the CLI process (review,
+ * approve, reject) with the socket push to the owner.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { expectLedgerClean, register, type Registered } from '../support/auth';
 import { admin, userSocket } from './payments-support';
 import { DOCUMENT_TYPES, ProfileText } from '../../contract/profile';
 import { isCompletePdf, sniffType } from '../../server/domain/profile/file-sniff';
+import { inspectPdf } from '../../server/domain/profile/pdf-inspect';
 import { reviewDocument, sanitizeFileName } from '../../server/domain/profile/documents';
 import { profileServiceOf } from '../../server/domain/profile/service';
 
@@ -71,6 +73,113 @@ function pdf(extraTail = ''): Buffer {
     'latin1',
   );
 }
+
+// Hand-built PDFs with a correct cross-reference table. An object is its text, or a stream:
+// its dictionary entries (without /Length, added here) and its data.
+type PdfObject = string | { dict: string; data: Buffer };
+
+const objectBytes = (num: number, o: PdfObject) =>
+  typeof o === 'string'
+    ? Buffer.from(`${num} 0 obj\n${o}\nendobj\n`, 'latin1')
+    : Buffer.concat([Buffer.from(`${num} 0 obj\n<< ${o.dict} /Length ${o.data.length} >>\nstream\n`, 'latin1'), o.data, Buffer.from('\nendstream\nendobj\n', 'latin1')]);
+const PDF_HEAD = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1');
+
+function buildPdf(objects: PdfObject[], trailer = ''): Buffer {
+  const parts: Buffer[] = [PDF_HEAD];
+  const offsets: number[] = [];
+  let size = PDF_HEAD.length;
+  objects.forEach((o, i) => {
+    const chunk = objectBytes(i + 1, o);
+    offsets.push(size);
+    parts.push(chunk);
+    size += chunk.length;
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${size}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+/**
+ * A PDF 1.5 file whose catalog and further objects live compressed in an object stream, found
+ * through a cross-reference stream (as Acrobat, Word and pdfTeX write them): `plain` are objects
+ * 1..n in the file, the object stream is n+1 and holds `compressed` as n+2, n+3, ...; the catalog
+ * is the first compressed one.
+ */
+function buildCompressedPdf(plain: PdfObject[], compressed: string[]): Buffer {
+  const streamNum = plain.length + 1;
+  const all: PdfObject[] = [...plain, objectStream(streamNum + 1, compressed)];
+  const parts: Buffer[] = [PDF_HEAD];
+  const rows: [number, number, number][] = [[0, 0, 0xffff]];
+  let size = PDF_HEAD.length;
+  all.forEach((o, i) => {
+    const chunk = objectBytes(i + 1, o);
+    rows.push([1, size, 0]);
+    parts.push(chunk);
+    size += chunk.length;
+  });
+  compressed.forEach((_, i) => rows.push([2, streamNum, i]));
+  const xrefNum = all.length + compressed.length + 1;
+  rows.push([1, size, 0]);
+  const entries = Buffer.concat(
+    rows.map(([type, field2, field3]) => {
+      const row = Buffer.alloc(7);
+      row.writeUInt8(type, 0);
+      row.writeUInt32BE(field2, 1);
+      row.writeUInt16BE(field3, 5);
+      return row;
+    }),
+  );
+  parts.push(objectBytes(xrefNum, { dict: `/Type /XRef /Size ${xrefNum + 1} /W [1 4 2] /Root ${streamNum + 1} 0 R`, data: entries }));
+  parts.push(Buffer.from(`startxref\n${size}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+const PAGE_CONTENT = { dict: '/Filter /FlateDecode', data: zlib.deflateSync(Buffer.from('BT /F1 12 Tf 72 720 Td (Statement for /JS Smith) Tj ET', 'latin1')) };
+
+/** Catalog, pages, one page with compressed content and a clickable link; `catalog` adds to the catalog. */
+function cleanPdfObjects(catalog = ''): PdfObject[] {
+  return [
+    `<< /Type /Catalog /Pages 2 0 R /OpenAction [3 0 R /Fit] ${catalog}>>`,
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Annots [5 0 R] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>',
+    PAGE_CONTENT,
+    // A link the reader clicks is fine, whatever its address spells.
+    '<< /Type /Annot /Subtype /Link /Rect [72 700 200 712] /A << /S /URI /URI (https://bank.example/AA/JS?x=1) >> >>',
+  ];
+}
+
+/** An object stream holding `bodies` as objects first, first+1, ...; compressed with Flate. */
+function objectStream(first: number, bodies: string[]): { dict: string; data: Buffer } {
+  let header = '';
+  let body = '';
+  bodies.forEach((b, i) => {
+    header += `${first + i} ${body.length} `;
+    body += `${b}\n`;
+  });
+  return { dict: `/Type /ObjStm /N ${bodies.length} /First ${header.length} /Filter /FlateDecode`, data: zlib.deflateSync(Buffer.from(header + body, 'latin1')) };
+}
+
+const PDFS = {
+  clean: () => buildPdf(cleanPdfObjects()),
+  javascript: () =>
+    buildPdf([
+      ...cleanPdfObjects('/Names << /JavaScript 6 0 R >> '),
+      '<< /Names [(init) 7 0 R] >>',
+      '<< /S /JavaScript /JS (app.alert\\(1\\)) >>',
+    ]),
+  escapedName: () => buildPdf([...cleanPdfObjects('/AcroForm 6 0 R '), '<< /Fields [] /J#61vaScr#69pt 7 0 R >>', '<< /Foo 1 >>']),
+  inObjectStream: () => {
+    // Object 1 is the document info; the catalog, with its open action, is compressed.
+    const plain = cleanPdfObjects();
+    plain[0] = '<< /Producer (Scanner 3000) >>';
+    return buildCompressedPdf(plain, ['<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.launchURL\\("https://evil.example/"\\)) >> >>']);
+  },
+  encrypted: () =>
+    buildPdf(
+      [...cleanPdfObjects(), `<< /Filter /Standard /V 1 /R 2 /O <${'28bf4e5e'.repeat(8)}> /U <${'4e5e28bf'.repeat(8)}> /P -44 >>`],
+      '/Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] ',
+    ),
+};
 
 const EXE = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00', 'latin1'), Buffer.alloc(200, 0x41)]);
 const ELF = Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01\x00', 'latin1'), Buffer.alloc(200, 0)]);
@@ -364,6 +473,45 @@ describe('POST /api/v2/documents/upload', () => {
     });
   }
 
+  it('accepts a plain PDF (compressed page, a link, a destination to open at) and stores it byte for byte', async () => {
+    const u = await register(server);
+    const clean = PDFS.clean();
+    expect(clean.includes('/URI (https://bank.example/AA/JS')).toBe(true);
+    const r = await uploadDocs(u, [
+      ['type', 'bank_statement'],
+      ['files', { data: clean, name: 'statement.pdf', type: 'application/pdf' }],
+    ]);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const stored = await documentRows(u);
+    expect(stored.files).toHaveLength(1);
+    expect(fs.readFileSync(path.join(userDocsDir(u), stored.files[0].storage_name)).equals(clean)).toBe(true);
+  });
+
+  const activePdfs: [string, () => Buffer, string][] = [
+    ['a PDF with /JavaScript in plain sight', PDFS.javascript, ProfileText.pdfActiveContent],
+    ['a PDF whose name is #-escaped (/J#61vaScr#69pt)', PDFS.escapedName, ProfileText.pdfActiveContent],
+    ['a PDF whose open action (/JavaScript) sits in a Flate-compressed object stream', PDFS.inObjectStream, ProfileText.pdfActiveContent],
+    ['an encrypted PDF', PDFS.encrypted, ProfileText.pdfEncrypted],
+  ];
+  for (const [what, make, message] of activePdfs) {
+    it(`refuses ${what} with 400 and stores nothing, not even the good file next to it`, async () => {
+      const u = await register(server);
+      const bad = make();
+      // Each is a complete PDF by the old test (header and %%EOF) and sniffs as one.
+      expect(isCompletePdf(bad)).toBe(true);
+      expect(sniffType(bad)).toBe('application/pdf');
+      const r = await uploadDocs(u, [
+        ['type', 'other'],
+        ['files', { data: PDFS.clean(), name: 'good.pdf' }],
+        ['files', { data: bad, name: 'scan.pdf', type: 'application/pdf' }],
+      ]);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ success: false, data: null, error: message, error_message: message });
+      expect(await documentRows(u)).toEqual({ docs: [], files: [] });
+      expect(listDir(userDocsDir(u))).toEqual([]);
+    });
+  }
+
   it('needs a multipart body and a token', async () => {
     const u = await register(server);
     expect((await server.api('POST', '/api/v2/documents/upload', { type: 'passport' }, u.token)).body.error).toBe(ProfileText.notMultipart);
@@ -508,6 +656,100 @@ describe('content sniffing and file names (units)', () => {
     expect(isCompletePdf(pdf(' '.repeat(900)))).toBe(true);
     expect(isCompletePdf(pdf('x'.repeat(1100)))).toBe(false);
     expect(isCompletePdf(Buffer.from('%PDF-1.7\n'))).toBe(false);
+  });
+
+  it('looks into PDFs: every kind of active content is refused, what only shows pages is not', () => {
+    const verdict = (pdf: Buffer) => {
+      const v = inspectPdf(pdf);
+      return v.ok ? 'ok' : v.problem;
+    };
+    const withCatalog = (extra: string, ...more: PdfObject[]) => buildPdf([...cleanPdfObjects(extra), ...more]);
+    const openAction = (value: string, ...more: PdfObject[]) => {
+      const objects = cleanPdfObjects();
+      objects[0] = `<< /Type /Catalog /Pages 2 0 R /OpenAction ${value} >>`;
+      return buildPdf([...objects, ...more]);
+    };
+
+    expect(verdict(PDFS.clean())).toBe('ok');
+    expect(verdict(PDFS.javascript())).toBe('active');
+    expect(verdict(PDFS.escapedName())).toBe('active');
+    expect(verdict(PDFS.inObjectStream())).toBe('active');
+    expect(verdict(PDFS.encrypted())).toBe('encrypted');
+    // The compressed one hides its action from a plain byte search; the same file with a
+    // harmless catalog passes.
+    expect(PDFS.inObjectStream().includes('JavaScript')).toBe(false);
+    expect(PDFS.inObjectStream().includes('OpenAction')).toBe(false);
+    const quietPlain = cleanPdfObjects();
+    quietPlain[0] = '<< /Producer (Scanner 3000) >>';
+    expect(verdict(buildCompressedPdf(quietPlain, ['<< /Type /Catalog /Pages 2 0 R /OpenAction [3 0 R /Fit] >>', '<< /Title (Statement) >>']))).toBe('ok');
+    expect(verdict(buildCompressedPdf(quietPlain, ['<< /Type /Catalog /Pages 2 0 R /AcroForm << /XFA 9 0 R >> >>']))).toBe('active');
+
+    // Each active name on its own.
+    for (const name of ['JS', 'AA', 'Launch', 'EmbeddedFiles', 'EmbeddedFile', 'EF', 'FileAttachment', 'RichMedia', 'XFA', 'SubmitForm', 'ImportData', 'GoToR', 'GoToE', 'Rendition']) {
+      expect(verdict(withCatalog(`/Extra << /${name} 1 >> `)), name).toBe('active');
+    }
+    // #-escapes anywhere in a name, upper or lower case hex.
+    expect(verdict(withCatalog('/#41A << /O 1 >> '))).toBe('active');
+    expect(verdict(withCatalog('/Names << /#45#6d#62#65#64#64#65#64#46#69#6c#65#73 6 0 R >> ', '<< >>'))).toBe('active');
+
+    // /OpenAction: a destination or a plain GoTo (as pdfTeX writes it) is fine, any other action not.
+    expect(verdict(openAction('[3 0 R /XYZ 0 792 0]'))).toBe('ok');
+    expect(verdict(openAction('6 0 R', '[3 0 R /Fit]'))).toBe('ok');
+    expect(verdict(openAction('<< /S /GoTo /D [3 0 R /Fit] >>'))).toBe('ok');
+    expect(verdict(openAction('<< /S /URI /URI (https://evil.example/) >>'))).toBe('active');
+    expect(verdict(openAction('<< /S /Named /N /Print >>'))).toBe('active');
+    expect(verdict(openAction('6 0 R', '<< /S /URI /URI (https://evil.example/) >>'))).toBe('active');
+    expect(verdict(openAction('9 0 R'))).toBe('active'); // points nowhere: cannot be judged
+    expect(verdict(openAction('<< /S /GoTo /D [3 0 R /Fit] /Next 6 0 R >>', '<< /S /URI /URI (x) >>'))).toBe('active');
+    // The same in an object stream, where the referenced object is compressed too.
+    const objects = cleanPdfObjects();
+    objects[0] = '<< /Type /Catalog /Pages 2 0 R /OpenAction 7 0 R >>';
+    expect(verdict(buildPdf([...objects, objectStream(7, ['<< /S /GoTo /D [3 0 R /Fit] >>'])]))).toBe('ok');
+    expect(verdict(buildPdf([...objects, objectStream(7, ['<< /S /URI /URI (https://evil.example/) >>'])]))).toBe('active');
+    // An object stream that is not tagged /ObjStm but has /N and /First is read too.
+    const untagged = objectStream(7, ['<< /S /J#53 (x) >>']);
+    expect(verdict(buildPdf([...cleanPdfObjects(), { ...untagged, dict: untagged.dict.replace('/Type /ObjStm ', '') }]))).toBe('active');
+
+    // Object streams that cannot be looked into are refused as unreadable.
+    const ascii85 = { dict: '/Type /ObjStm /N 1 /First 4 /Filter /ASCII85Decode', data: Buffer.from('9jqo^BlbD-BleB1DJ+*+F(f,q/0JhKF<GL>Cj@.4Gp$d7F!,L7@<6@)/0JDEF<G%<+EV:2F!,O<DJ+*.@<*K0@<6L(Df-\\0Ec5e;DffZ(EZee.Bl.9pF"AGXBPCsi+DGm>@3BB/F*&OCAfu2/AKYi(DIb:@FD,*)+C]U=@3BN#EcYf8ATD3s@q?d$AftVqCh[NqF<G:8+EV:.+Cf>-FD5W8ARlolDIal(DId<j@<?3r@:F%a+D58\'ATD4$Bl@l3De:,-DJs`8ARoFb/0JMK@qB4^F!,R<AKZ&-DfTqBG%G>uD.RTpAKYo\'+CT/5+Cei#DII?(E,9)oF*2M7/c~>') };
+    expect(verdict(buildPdf([...cleanPdfObjects(), ascii85]))).toBe('unreadable');
+    const broken = { dict: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: Buffer.from('definitely not zlib data', 'latin1') };
+    expect(verdict(buildPdf([...cleanPdfObjects(), broken]))).toBe('unreadable');
+    const predictor = objectStream(7, ['<< >>']);
+    expect(verdict(buildPdf([...cleanPdfObjects(), { ...predictor, dict: `${predictor.dict} /DecodeParms << /Predictor 12 /Columns 4 >>` }]))).toBe('unreadable');
+    // A decompression bomb is cut off, not inflated.
+    const bomb = { dict: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: zlib.deflateSync(Buffer.alloc(80 * 1024 * 1024, 0x20)) };
+    expect(verdict(buildPdf([...cleanPdfObjects(), bomb]))).toBe('unreadable');
+
+    // Stream data (images, fonts, page content) is searched for the long names only: two-letter
+    // names turn up by chance in binary data, a long one in a page stream is refused.
+    const binary = { dict: '/Type /XObject /Subtype /Image /Width 4 /Height 4 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /DCTDecode', data: Buffer.from('\xff\xd8\x01/JS\x00/AA /EF)\xff\xd9', 'latin1') };
+    expect(verdict(buildPdf([...cleanPdfObjects(), binary]))).toBe('ok');
+    const scriptInContent = { dict: '', data: Buffer.from('BT (x) Tj ET /JavaScript', 'latin1') };
+    expect(verdict(buildPdf([...cleanPdfObjects(), scriptInContent]))).toBe('active');
+    // Strings and comments are not names, but a long name hidden there is still refused.
+    expect(verdict(withCatalog('/Title (Notes on /JS and /AA) '))).toBe('ok');
+    expect(verdict(withCatalog('/Title (see /JavaScript) '))).toBe('active');
+    expect(verdict(Buffer.concat([PDFS.clean().subarray(0, 20), Buffer.from('% 9 0 obj << /S /Launch >> endobj\n', 'latin1'), PDFS.clean().subarray(20)]))).toBe('active');
+    // Incomplete is incomplete, and nonsense nested without end is not read for ever.
+    expect(verdict(PDFS.clean().subarray(0, 200))).toBe('incomplete');
+    expect(verdict(Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n'), Buffer.alloc(100_000, '['), Buffer.from('\n%%EOF\n')]))).toBe('unreadable');
+  });
+
+  it('reads the PDFs real tools make without refusing them', () => {
+    // Chromium's "print to PDF" of a statement page: compressed streams, a font, a link whose
+    // address holds /AA/JS (in a string: not names).
+    const printed = fs.readFileSync(path.resolve('tests/server/fixtures/chromium-statement.pdf'));
+    expect(printed.includes('/URI (https://bank.example/AA/JS/help')).toBe(true);
+    expect(inspectPdf(printed)).toEqual({ ok: true });
+    // What pdfTeX writes: the catalog in an object stream, opening with a GoTo action.
+    const plain = cleanPdfObjects();
+    plain[0] = '<< /Producer (pdfTeX-1.40) >>';
+    expect(inspectPdf(buildCompressedPdf(plain, ['<< /Type /Catalog /Pages 2 0 R /OpenAction 8 0 R >>', '<< /S /GoTo /D [3 0 R /Fit] >>']))).toEqual({ ok: true });
+    // And whatever PDFs this machine has (Debian's TeX-made manuals).
+    for (const f of ['/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf', '/usr/share/doc/libtasn1-doc/libtasn1.pdf'].filter((x) => fs.existsSync(x))) {
+      expect(inspectPdf(fs.readFileSync(f)), f).toEqual({ ok: true });
+    }
   });
 
   it('turns any uploaded name into a harmless display name with the real extension', () => {

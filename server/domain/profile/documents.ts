@@ -2,8 +2,8 @@
  * Identity documents (spec section 3, Document). An upload is one document of a type with 1-5
  * files of up to 10 MB each. Every file is judged by its bytes: JPEG, PNG and WebP images are
  * decoded and re-encoded in the same format (EXIF orientation applied, every metadata chunk
- * dropped); a PDF is kept as sent but must start with %PDF- and carry %%EOF in its last
- * kilobyte. Files live under DATA_DIR/uploads/documents/<user id>/<random>; the user's file
+ * dropped); a PDF is kept as sent but must be complete (%PDF- ... %%EOF), not encrypted and
+ * free of active content (scripts, automatic actions, attached files, forms: pdf-inspect.ts). Files live under DATA_DIR/uploads/documents/<user id>/<random>; the user's file
  * name is only shown (sanitised), never used as a path.
  *
  * Lifecycle: uploaded (files stored and recorded, waiting for an operator) -> pending (an
@@ -31,7 +31,8 @@ import {
 import { HttpError, badRequest, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
 import { toUnix, type ProfileDeps } from './deps';
-import { EXTENSION, isCompletePdf, sniffType } from './file-sniff';
+import { EXTENSION, sniffType } from './file-sniff';
+import { inspectPdf, type PdfProblem } from './pdf-inspect';
 import { documentPath, randomFileName, removeFiles, userDocumentsDir, writeFileAtomic } from './storage';
 
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -68,11 +69,20 @@ export interface PreparedFile {
   data: Buffer;
 }
 
+/** Why a PDF is refused, as the uploader reads it. */
+const PDF_REFUSAL: Record<PdfProblem, string> = {
+  incomplete: ProfileText.unsupportedFileType,
+  encrypted: ProfileText.pdfEncrypted,
+  active: ProfileText.pdfActiveContent,
+  unreadable: ProfileText.pdfUnreadable,
+};
+
 /** Check one upload by content and make the bytes that will be stored. */
 export async function prepareDocumentFile(file: UploadedFile): Promise<PreparedFile> {
   const type = sniffType(file.data);
   if (type === 'application/pdf') {
-    if (!isCompletePdf(file.data)) throw badRequest(ProfileText.unsupportedFileType);
+    const verdict = inspectPdf(file.data);
+    if (!verdict.ok) throw badRequest(PDF_REFUSAL[verdict.problem]);
     return { name: sanitizeFileName(file.filename, type), mime: type, data: file.data };
   }
   if (type !== 'image/jpeg' && type !== 'image/png' && type !== 'image/webp') throw badRequest(ProfileText.unsupportedFileType);
