@@ -1,11 +1,13 @@
 /**
  * `npm run docs:machines`: writes docs/machines/<machine>.md for every machine of
- * scripts/machines-registry.ts — a Mermaid state diagram, the states and every transition as a
- * table — and refreshes the index between the markers in docs/machines/README.md. Everything is
+ * scripts/machines-registry.ts — a Mermaid state diagram, the states, every event once (where it
+ * comes from, its declared payload, the states that handle it) and every transition as tables —
+ * and refreshes the index between the markers in docs/machines/README.md. Everything is
  * read from the machine definition (`machine.root`), so the docs cannot drift from the code:
  * tests/machines/diagrams.test.ts renders them again in memory and fails when a file differs.
  *
  * The output must be byte-for-byte deterministic (no dates, no ids that change between runs).
+ * `npm run docs:machines -- --check` only reports stale pages (exit code 1), writing nothing.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -283,14 +285,13 @@ function stateType(node: AnyStateNode): string {
 }
 
 function statesTable(machine: AnyStateMachine): string[] {
-  const rows = ['| State | Type | Entry | Exit | Invokes | Tags |', '|---|---|---|---|---|---|'];
+  const rows = ['| State | Type | Entry | Exit | Invokes | Tags | Description |', '|---|---|---|---|---|---|---|'];
   for (const node of descendants(machine.root)) {
     const config = node.config as { entry?: unknown; exit?: unknown; tags?: unknown; description?: string };
     const toList = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
     const invokes = (node.invoke as Array<{ id: string; src: unknown }>).map((i) => (typeof i.src === 'string' && i.src !== i.id ? `${i.id} (${i.src})` : i.id));
-    const state = code(pathText(node)) + (config.description ? ` ${cell(config.description)}` : '');
     rows.push(
-      `| ${state} | ${stateType(node)} | ${list(toList(config.entry).map(actionText))} | ${list(toList(config.exit).map(actionText))} | ${list(invokes)} | ${list(toList(config.tags).map(String))} |`,
+      `| ${code(pathText(node))} | ${stateType(node)} | ${list(toList(config.entry).map(actionText))} | ${list(toList(config.exit).map(actionText))} | ${list(invokes)} | ${list(toList(config.tags).map(String))} | ${cell(config.description ?? '')} |`,
     );
   }
   return rows;
@@ -319,6 +320,53 @@ function eventsTable(machine: AnyStateMachine): string[] {
     const cells = [code(r.event), r.from.map(code).join(', '), r.to, r.guard ? code(r.guard) : '', r.actions];
     if (withNotes) cells.push(cell(r.note));
     lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
+
+/**
+ * The payload of each event as the machine's source declares it (`{ type: 'x.y'; a: string }`
+ * in its event union), read from the file text: `a: string`. Only the first declaration counts.
+ */
+export function declaredPayloads(source: string): Map<string, string> {
+  const payloads = new Map<string, string>();
+  const start = /\{\s*type:\s*'([^']+)'\s*;?/g;
+  for (let m = start.exec(source); m; m = start.exec(source)) {
+    let depth = 1;
+    let i = start.lastIndex;
+    for (; i < source.length && depth > 0; i++) {
+      if (source[i] === '{') depth++;
+      else if (source[i] === '}') depth--;
+    }
+    const body = source.slice(start.lastIndex, i - 1).replace(/\s+/g, ' ').trim().replace(/;$/, '');
+    if (!payloads.has(m[1])) payloads.set(m[1], body);
+  }
+  return payloads;
+}
+
+function eventKind(type: string): string {
+  if (type === '') return 'eventless (always)';
+  if (type.startsWith('xstate.done.actor.')) return `\`${type.slice('xstate.done.actor.'.length)}\` finished (output)`;
+  if (type.startsWith('xstate.error.actor.')) return `\`${type.slice('xstate.error.actor.'.length)}\` failed (error)`;
+  if (type.startsWith('xstate.after.')) return 'timer';
+  return 'sent to the machine';
+}
+
+/** Every event the machine handles, once: where it comes from, its payload, the states that take it. */
+function eventIndex(machine: AnyStateMachine, source: string): string[] {
+  const payloads = declaredPayloads(source);
+  const index = new Map<string, { from: string[]; count: number }>();
+  for (const t of allTransitions(machine)) {
+    const entry = index.get(t.eventType) ?? { from: [], count: 0 };
+    const from = t.source === machine.root ? '(any state)' : pathText(t.source);
+    if (!entry.from.includes(from)) entry.from.push(from);
+    entry.count += 1;
+    index.set(t.eventType, entry);
+  }
+  const lines = ['| Event | Comes from | Payload | Handled in | Transitions |', '|---|---|---|---|---|'];
+  for (const [type, { from, count }] of index) {
+    const payload = payloads.get(type);
+    lines.push(`| ${type === '' ? '(always)' : code(type)} | ${eventKind(type)} | ${payload ? code(payload) : ''} | ${from.map(code).join(', ')} | ${count} |`);
   }
   return lines;
 }
@@ -362,6 +410,10 @@ export function renderMachineDoc(entry: RegisteredMachine, root: string = REPO_R
     '## States',
     '',
     ...statesTable(machine),
+    '',
+    '## Events',
+    '',
+    ...eventIndex(machine, source),
     '',
     '## Transitions',
     '',
@@ -409,9 +461,19 @@ export function existingMachineDocs(root: string = REPO_ROOT): string[] {
     .sort();
 }
 
-function main() {
-  mkdirSync(join(REPO_ROOT, DOCS_DIR), { recursive: true });
+function main(check: boolean) {
   const files = renderMachineDocs();
+  if (check) {
+    const stale = [...files].filter(([path, content]) => !existsSync(join(REPO_ROOT, path)) || readFileSync(join(REPO_ROOT, path), 'utf8') !== content).map(([path]) => path);
+    const orphaned = existingMachineDocs().filter((path) => !files.has(path));
+    for (const path of [...stale, ...orphaned]) console.log(`stale: ${path}`);
+    if (stale.length || orphaned.length) {
+      console.log('Run `npm run docs:machines` to bring docs/machines up to date.');
+      process.exitCode = 1;
+    } else console.log(`${files.size - 1} machine docs are up to date`);
+    return;
+  }
+  mkdirSync(join(REPO_ROOT, DOCS_DIR), { recursive: true });
   let changed = 0;
   for (const [path, content] of files) {
     const full = join(REPO_ROOT, path);
@@ -430,4 +492,4 @@ function main() {
   console.log(`${files.size - 1} machine docs, ${changed} file(s) changed`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.includes('--check'));

@@ -32,12 +32,10 @@
  * `flow.orderCloseEnded` spawn and stop 'orderClose' (the close confirmation; the region is
  * `idle` before a flow starts).
  */
-import * as v from 'valibot';
-import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef, type EventObject } from 'xstate';
-import { CurrencySchema } from '../../contract/currencies';
-import { BalancesSchema, type Language, type ThemeSetting, type User } from '../../contract/user';
-import { SocketErrorSchema } from '../../contract/socket';
+import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
+import type { Language, ThemeSetting, User } from '../../contract/user';
 import type { PersistedSession, SettingsPatch, SocketMessage, ToastRequest } from '../types';
+import { SOCKET_ROUTES } from './socket-routes';
 import { sessionMachine, type SessionEvent, type SessionParentEvent } from '../session/session.machine';
 import { socketMachine, type SocketEvent } from '../socket/socket.machine';
 import { balanceMachine, type BalanceEvent } from '../balance/balance.machine';
@@ -48,18 +46,13 @@ import { toastsMachine, type ToastsEvent } from '../toasts/toasts.machine';
 import { registrationMachine } from '../registration/registration.machine';
 import { passwordResetMachine } from '../password-reset/password-reset.machine';
 import { profilePageMachine } from '../profile/profile-page.machine';
-import { DocumentStatusUpdateEventSchema } from '../../contract/profile';
-import type { DocumentsEvent } from '../documents/documents.machine';
-import { InitPaymentSystemsSchema, PaymentStatusUpdateEventSchema } from '../../contract/payments';
 import type { Balances } from '../../contract/user';
 import { paymentMethodsMachine, type PaymentMethodsEvent } from '../payment-methods/payment-methods.machine';
-import { depositMachine, type DepositEvent } from '../deposit/deposit.machine';
-import { withdrawMachine, type WithdrawEvent } from '../withdraw/withdraw.machine';
+import { depositMachine } from '../deposit/deposit.machine';
+import { withdrawMachine } from '../withdraw/withdraw.machine';
 import { transactionsMachine, type TransactionsEvent } from '../transactions/transactions.machine';
-import { OrderUpdateEventSchema, type Order } from '../../contract/orders';
-import { InitCandlesSchema, InitPairsSchema, NewPriceSchema, PairsRatesSchema, PriceUpdateSchema } from '../../contract/socket';
+import type { Order } from '../../contract/orders';
 import { pairsMachine, type PairsEvent } from '../pairs/pairs.machine';
-import type { ChartEvent } from '../chart/chart.machine';
 import { orderPlacementMachine } from '../order-placement/order-placement.machine';
 import { ordersMachine, type OrdersEvent } from '../orders/orders.machine';
 import { orderCloseMachine } from '../order-close/order-close.machine';
@@ -104,193 +97,11 @@ export type AppEvent =
 /** What subscribers of the root actor hear: `appActor.on('socket.received', ...)`. */
 export type AppEmitted = { type: 'socket.received' } & SocketMessage;
 
+export { SOCKET_ROUTES, type SocketRoute } from './socket-routes';
+
 /** The ids (and systemIds) of the long-lived children. */
 export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders'] as const;
 
-/**
- * Where each incoming socket event goes: the systemId of its owner and the event it becomes
- * (null when the payload does not validate, so a malformed push is dropped). A feature that owns
- * live data adds its routes here, e.g. init_pairs / pairs_rates / price_update to 'pairs',
- * new_price / init_candles to its candles actor, payment_status_update to 'payments'. Every
- * message is emitted as `socket.received` as well, routed or not.
- */
-export interface SocketRoute {
-  to: string;
-  toEvent: (payload: unknown) => EventObject | null;
-}
-
-const UserdataPayload = v.object({
-  userdata: v.object({ balances: BalancesSchema }),
-  valuts: v.optional(v.array(CurrencySchema)),
-});
-const UpdateBalancesPayload = v.object({ balances: BalancesSchema });
-const InitValutsPayload = v.object({ valuts_data: v.array(CurrencySchema) });
-
-/** payment_status_update -> its event for the deposit, withdraw and transactions actors. */
-function paymentStatusRoute<E extends EventObject>(to: string, make: (update: { transactionId: number; status: PaymentStatus; transactionType?: 'deposit' | 'withdrawal' }) => E): SocketRoute {
-  return {
-    to,
-    toEvent: (payload): E | null => {
-      const parsed = v.safeParse(PaymentStatusUpdateEventSchema, payload);
-      if (!parsed.success) return null;
-      const { id, status, transaction_type } = parsed.output.transaction;
-      return make({ transactionId: id, status, transactionType: transaction_type });
-    },
-  };
-}
-type PaymentStatus = v.InferOutput<typeof PaymentStatusUpdateEventSchema>['transaction']['status'];
-
-export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
-  init_pairs: [
-    {
-      to: 'pairs',
-      toEvent: (payload): PairsEvent | null => {
-        const parsed = v.safeParse(InitPairsSchema, payload);
-        return parsed.success ? { type: 'pairs.pairsReceived', pairs: parsed.output.pairs } : null;
-      },
-    },
-  ],
-  pairs_rates: [
-    {
-      to: 'pairs',
-      toEvent: (payload): PairsEvent | null => {
-        const parsed = v.safeParse(PairsRatesSchema, payload);
-        return parsed.success ? { type: 'pairs.ratesReceived', rates: parsed.output.rates } : null;
-      },
-    },
-  ],
-  price_update: [
-    {
-      to: 'pairs',
-      toEvent: (payload): PairsEvent | null => {
-        const parsed = v.safeParse(PriceUpdateSchema, payload);
-        return parsed.success ? { type: 'pairs.priceUpdated', pairCode: parsed.output.pair_code, price: parsed.output.price } : null;
-      },
-    },
-  ],
-  init_candles: [
-    {
-      to: 'chart',
-      toEvent: (payload): ChartEvent | null => {
-        const parsed = v.safeParse(InitCandlesSchema, payload);
-        return parsed.success ? { type: 'chart.candlesReceived', pairCode: parsed.output.pair_code, timeframe: parsed.output.timeframe, candles: parsed.output.candles } : null;
-      },
-    },
-  ],
-  new_price: [
-    {
-      // new_price carries the bucket start as `time` and no volume (the chart keeps the last one).
-      to: 'chart',
-      toEvent: (payload): ChartEvent | null => {
-        const parsed = v.safeParse(NewPriceSchema, payload);
-        if (!parsed.success) return null;
-        const { pair_code, timeframe, time, open, high, low, close } = parsed.output;
-        return { type: 'chart.candleUpdated', candle: { pair_code, timeframe, timestamp: time, open, high, low, close, volume: 0 } };
-      },
-    },
-  ],
-  order_update: [
-    {
-      to: 'orders',
-      toEvent: (payload): OrdersEvent | null => {
-        const parsed = v.safeParse(OrderUpdateEventSchema, payload);
-        return parsed.success ? { type: 'orders.orderUpdated', change: parsed.output.change, order: parsed.output.order } : null;
-      },
-    },
-  ],
-  init_payment_systems: [
-    {
-      to: 'paymentMethods',
-      toEvent: (payload): PaymentMethodsEvent | null => {
-        const parsed = v.safeParse(InitPaymentSystemsSchema, payload);
-        return parsed.success ? { type: 'paymentMethods.received', methods: parsed.output.payment_systems } : null;
-      },
-    },
-  ],
-  payment_status_update: [
-    paymentStatusRoute('deposit', (u): DepositEvent => ({ type: 'deposit.statusUpdated', transactionId: u.transactionId, status: u.status })),
-    paymentStatusRoute('withdraw', (u): WithdrawEvent => ({ type: 'withdraw.statusUpdated', transactionId: u.transactionId, status: u.status })),
-    paymentStatusRoute('transactions', (u): TransactionsEvent => ({ type: 'transactions.statusUpdated', ...u })),
-  ],
-  document_status_update: [
-    {
-      to: 'documents',
-      toEvent: (payload): DocumentsEvent | null => {
-        const parsed = v.safeParse(DocumentStatusUpdateEventSchema, payload);
-        return parsed.success ? { type: 'documents.statusUpdated', document: parsed.output.document } : null;
-      },
-    },
-  ],
-  userdata: [
-    {
-      to: 'balance',
-      toEvent: (payload): BalanceEvent | null => {
-        const parsed = v.safeParse(UserdataPayload, payload);
-        return parsed.success ? { type: 'balance.balancesReceived', balances: parsed.output.userdata.balances } : null;
-      },
-    },
-    {
-      to: 'balance',
-      toEvent: (payload): BalanceEvent | null => {
-        const parsed = v.safeParse(UserdataPayload, payload);
-        return parsed.success && parsed.output.valuts ? { type: 'balance.currenciesReceived', currencies: parsed.output.valuts } : null;
-      },
-    },
-    {
-      // userdata answers the get_userdata the socket sends after every (re)connect, once the
-      // socket is authenticated (in the user's room): pushes flow again from here, and the
-      // orders are fetched again in case a settlement was pushed while the socket was down.
-      to: 'orders',
-      toEvent: (payload): OrdersEvent | null => (v.safeParse(UserdataPayload, payload).success ? { type: 'orders.refreshRequested' } : null),
-    },
-  ],
-  update_balances: [
-    {
-      to: 'balance',
-      toEvent: (payload): BalanceEvent | null => {
-        const parsed = v.safeParse(UpdateBalancesPayload, payload);
-        return parsed.success ? { type: 'balance.balancesReceived', balances: parsed.output.balances } : null;
-      },
-    },
-    {
-      // The withdraw form limits the amount by the real balance.
-      to: 'withdraw',
-      toEvent: (payload): WithdrawEvent | null => {
-        const parsed = v.safeParse(UpdateBalancesPayload, payload);
-        return parsed.success ? { type: 'withdraw.balancesReceived', balances: parsed.output.balances } : null;
-      },
-    },
-  ],
-  init_valuts: [
-    {
-      to: 'balance',
-      toEvent: (payload): BalanceEvent | null => {
-        const parsed = v.safeParse(InitValutsPayload, payload);
-        return parsed.success ? { type: 'balance.currenciesReceived', currencies: parsed.output.valuts_data } : null;
-      },
-    },
-  ],
-  error_message: [
-    {
-      // The socket refused our token (it expired): re-fetching the user makes the HTTP client
-      // refresh it, and the refreshed token reaches the socket as a new provide_token.
-      to: 'session',
-      toEvent: (payload): SessionEvent | null => {
-        const parsed = v.safeParse(SocketErrorSchema, payload);
-        const refused = parsed.success && parsed.output.message === 'Unauthorized' && ['provide_token', 'get_userdata'].includes(parsed.output.event);
-        return refused ? { type: 'session.userRefreshRequested' } : null;
-      },
-    },
-    {
-      // select_pair refused (e.g. "Pair not found"): the chart stops waiting for its candles.
-      to: 'chart',
-      toEvent: (payload): ChartEvent | null => {
-        const parsed = v.safeParse(SocketErrorSchema, payload);
-        return parsed.success && parsed.output.event === 'select_pair' ? { type: 'chart.subscriptionFailed', message: parsed.output.message } : null;
-      },
-    },
-  ],
-};
 
 /** The toast (if any) that confirms a saved settings change. Pair and timeframe show on the chart itself. */
 export function settingsSavedToastKey(patch: SettingsPatch): string | null {
