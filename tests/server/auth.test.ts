@@ -3,6 +3,7 @@
  * refresh with rotation and reuse detection, logout, the admin-session exchange, email
  * verification and front settings. Rate limits are off here (auth-limits.test.ts covers them).
  */
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { expectLedgerClean, lastMailTo, linkTokenFrom, register, validRegistration } from '../support/auth';
@@ -242,15 +243,14 @@ describe('/me and the bearer guard', () => {
 
   it('a session of a deleted user is dead', async () => {
     const u = await register(server);
-    await server.ctx.tx(async (trx) => {
-      await trx.deleteFrom('refresh_tokens').where('family_id', 'in', trx.selectFrom('auth_sessions').select('id').where('user_id', '=', u.userId)).execute();
-      await trx.deleteFrom('auth_sessions').where('user_id', '=', u.userId).execute();
-      await trx.deleteFrom('email_verifications').where('user_id', '=', u.userId).execute();
-      await trx.deleteFrom('ledger_entries').where('user_id', '=', u.userId).execute();
-      await trx.deleteFrom('ledger_transactions').where('user_id', '=', u.userId).execute();
-      await trx.deleteFrom('balances').where('user_id', '=', u.userId).execute();
-      await trx.deleteFrom('users').where('id', '=', u.userId).execute();
-    });
+    // The ledger is append-only (its rows can never be deleted), so the user row goes alone,
+    // with foreign keys off for that one statement, as a direct database edit would.
+    await sql`pragma foreign_keys = off`.execute(server.ctx.db);
+    try {
+      await server.ctx.db.deleteFrom('users').where('id', '=', u.userId).execute();
+    } finally {
+      await sql`pragma foreign_keys = on`.execute(server.ctx.db);
+    }
     expect((await server.api('GET', '/api/platform/auth/me', undefined, u.token)).status).toBe(401);
   });
 });
