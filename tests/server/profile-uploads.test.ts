@@ -18,6 +18,7 @@ import { admin, userSocket } from './payments-support';
 import { DOCUMENT_TYPES, ProfileText } from '../../contract/profile';
 import { isCompletePdf, sniffType } from '../../server/domain/profile/file-sniff';
 import { inspectPdf } from '../../server/domain/profile/pdf-inspect';
+import { checkPdf } from '../../server/domain/profile/pdf-checker';
 import { reviewDocument, sanitizeFileName } from '../../server/domain/profile/documents';
 import { profileServiceOf } from '../../server/domain/profile/service';
 
@@ -750,6 +751,14 @@ describe('content sniffing and file names (units)', () => {
     for (const f of ['/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf', '/usr/share/doc/libtasn1-doc/libtasn1.pdf'].filter((x) => fs.existsSync(x))) {
       expect(inspectPdf(fs.readFileSync(f)), f).toEqual({ ok: true });
     }
+  });
+
+  it('runs the check on a worker thread, in order, with the same verdicts', async () => {
+    const printed = fs.readFileSync(path.resolve('tests/server/fixtures/chromium-statement.pdf'));
+    const files = [PDFS.clean(), printed, PDFS.clean().subarray(0, 200)];
+    const verdicts = await Promise.all(files.map((f) => checkPdf(f)));
+    expect(verdicts).toEqual(files.map((f) => inspectPdf(f)));
+    expect(verdicts.map((v) => v.ok)).toEqual([true, true, false]);
   });
 
   it('turns any uploaded name into a harmless display name with the real extension', () => {

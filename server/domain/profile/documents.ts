@@ -32,7 +32,8 @@ import { HttpError, badRequest, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
 import { toUnix, type ProfileDeps } from './deps';
 import { EXTENSION, sniffType } from './file-sniff';
-import { inspectPdf, type PdfProblem } from './pdf-inspect';
+import type { PdfProblem } from './pdf-inspect';
+import { checkPdf } from './pdf-checker';
 import { documentPath, randomFileName, removeFiles, userDocumentsDir, writeFileAtomic } from './storage';
 
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -81,7 +82,7 @@ const PDF_REFUSAL: Record<PdfProblem, string> = {
 export async function prepareDocumentFile(file: UploadedFile): Promise<PreparedFile> {
   const type = sniffType(file.data);
   if (type === 'application/pdf') {
-    const verdict = inspectPdf(file.data);
+    const verdict = await checkPdf(file.data);
     if (!verdict.ok) throw badRequest(PDF_REFUSAL[verdict.problem]);
     return { name: sanitizeFileName(file.filename, type), mime: type, data: file.data };
   }
