@@ -39,7 +39,13 @@ export interface RefreshedTokens {
 }
 
 export type ToastType = 'success' | 'error' | 'warning' | 'info';
-export type MessageParams = Record<string, string | number>;
+/** An amount the view formats in the reader's language and the currency's decimals ("$10.00", "10,00 $"). */
+export interface MoneyParam {
+  money: number;
+  currency: string;
+}
+export type MessageParam = string | number | MoneyParam;
+export type MessageParams = Record<string, MessageParam>;
 
 /**
  * A request for a toast. Prefer `messageKey` (a locale key the view translates); `message` is

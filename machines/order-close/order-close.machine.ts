@@ -36,7 +36,7 @@ import { CLOSE_QUOTE_VALID_MS, type CloseQuote, type Order, type OrderDetails } 
 import { findCurrency } from '../../contract/currencies';
 import { fromMinor, mulDivFloor, toMinor } from '../../contract/money';
 import { errorText, type ToastRequest } from '../types';
-import { formatAmount } from '../order-placement/order-placement.machine';
+import { moneyParam } from '../order-placement/order-placement.machine';
 
 export interface OrderCloseInput {
   orderId: number;
@@ -129,7 +129,7 @@ export const orderCloseMachine = setup({
       toast: {
         type: 'success',
         messageKey: 'orders.order_closed_successfully',
-        params: { pair: params.order.pair_human_code, amount: formatAmount(params.order.payout ?? 0, params.order.currency) },
+        params: { pair: params.order.pair_human_code, amount: moneyParam(params.order.payout ?? 0, params.order.currency) },
       },
     })),
     notifyClosing: sendParent(({ context }): OrderCloseParentEvent => ({ type: 'order.closeRequested', orderId: context.orderId })),

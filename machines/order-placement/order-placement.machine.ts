@@ -20,7 +20,7 @@
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import { findCurrency } from '../../contract/currencies';
-import { formatMinor, toMinor } from '../../contract/money';
+import { toMinor } from '../../contract/money';
 import {
   maxBetMinor,
   minBetMinor,
@@ -31,7 +31,7 @@ import {
   type TradingAccount,
 } from '../../contract/orders';
 import type { BalanceType } from '../../contract/user';
-import { errorText, type MessageParams, type ToastRequest } from '../types';
+import { errorText, type MessageParams, type MoneyParam, type ToastRequest } from '../types';
 
 export type ExpiryUnit = 'seconds' | 'minutes';
 
@@ -102,17 +102,11 @@ export function normalizeAmount(text: string): string | null {
   return /^\d+(\.\d+)?$/.test(trimmed) ? trimmed : null;
 }
 
-/** A stake in minor units with its currency's decimals, for messages ("1.00 USD"). */
-export function formatStake(minor: number, currency: string): string {
-  const decimals = findCurrency(currency)?.decimals ?? 2;
-  return `${formatMinor(minor, decimals)} ${currency.toUpperCase()}`;
-}
-
-/** A decimal amount of `currency` as "10.00 USD" (rounded toward zero). */
-export function formatAmount(amount: number, currency: string): string {
+/** An amount for a message: rounded toward zero to the currency's decimals, formatted by the view. */
+export function moneyParam(amount: number, currency: string): MoneyParam {
   const decimals = findCurrency(currency)?.decimals ?? 2;
   const minor = toMinor(amount, decimals) ?? Math.trunc(amount * 10 ** decimals);
-  return formatStake(minor, currency);
+  return { money: minor / 10 ** decimals, currency: currency.toUpperCase() };
 }
 
 /** A clock time "HH:mm:ss" in the browser's time zone. */
@@ -150,8 +144,8 @@ export function stakeProblemKey(amount: string, currencyCode: string, available:
   if (minor <= 0) return { field: 'amount', key: 'trading.amount_positive' };
   const min = minBetMinor(currency);
   const max = maxBetMinor(currency);
-  if (minor < min) return { field: 'amount', key: 'trading.amount_min', params: { min: formatStake(min, currency.iso_code) } };
-  if (minor > max) return { field: 'amount', key: 'trading.amount_max', params: { max: formatStake(max, currency.iso_code) } };
+  if (minor < min) return { field: 'amount', key: 'trading.amount_min', params: { min: moneyParam(min / 10 ** currency.decimals, currency.iso_code) } };
+  if (minor > max) return { field: 'amount', key: 'trading.amount_max', params: { max: moneyParam(max / 10 ** currency.decimals, currency.iso_code) } };
   const balance = toMinor(available, currency.decimals) ?? Math.floor(available * 10 ** currency.decimals);
   if (minor > balance) return { field: 'amount', key: 'trading.insufficient_balance' };
   return null;
@@ -173,7 +167,7 @@ export function orderOpenedToast(order: Order): ToastRequest {
   return {
     type: 'success',
     messageKey: order.direction === 'up' ? 'trading.order_opened_up' : 'trading.order_opened_down',
-    params: { pair: order.pair_human_code, amount: formatAmount(order.amount, order.currency), time: clockTime(order.expires_at_ms) },
+    params: { pair: order.pair_human_code, amount: moneyParam(order.amount, order.currency), time: clockTime(order.expires_at_ms) },
   };
 }
 

@@ -31,7 +31,7 @@ import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate'
 import { ORDERS_PAGE_DEFAULT, type Order, type OrderListResponse, type Pagination } from '../../contract/orders';
 import { findCurrency } from '../../contract/currencies';
 import { errorText, type ToastRequest } from '../types';
-import { formatAmount } from '../order-placement/order-placement.machine';
+import { moneyParam } from '../order-placement/order-placement.machine';
 
 export type OrdersTab = 'active' | 'all';
 export type AccountFilter = 'all' | 'real' | 'demo';
@@ -141,13 +141,13 @@ export function liveEstimate(order: Pick<Order, 'currency_amount' | 'amount_in_u
 /** The toast for a settled order, or null when none is due (still open). */
 export function settledToast(order: Order): ToastRequest | null {
   const pair = order.pair_human_code;
-  const stake = formatAmount(order.amount, order.currency);
+  const stake = moneyParam(order.amount, order.currency);
   switch (order.result) {
     case 'won':
       return {
         type: 'success',
         messageKey: 'orders.settled_won',
-        params: { pair, amount: formatAmount(order.payout ?? 0, order.currency), profit: formatAmount(order.profit_loss ?? 0, order.currency) },
+        params: { pair, amount: moneyParam(order.payout ?? 0, order.currency), profit: moneyParam(order.profit_loss ?? 0, order.currency) },
       };
     case 'lost':
       return { type: 'info', messageKey: 'orders.settled_lost', params: { pair, amount: stake } };
@@ -156,7 +156,7 @@ export function settledToast(order: Order): ToastRequest | null {
     case 'refunded':
       return { type: 'info', messageKey: 'orders.settled_refunded', params: { pair, amount: stake } };
     case 'closed_early':
-      return { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair, amount: formatAmount(order.payout ?? 0, order.currency) } };
+      return { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair, amount: moneyParam(order.payout ?? 0, order.currency) } };
     default:
       return null;
   }

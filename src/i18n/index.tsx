@@ -31,7 +31,8 @@ import {
 import { serverTextKey } from './server-texts';
 
 export type Messages = { [key: string]: string | Messages };
-export type TranslateParams = Record<string, string | number>;
+/** `{money, currency}` is formatted as money in the language ("$10.00", "10,00 $"). */
+export type TranslateParams = Record<string, string | number | { money: number; currency: string }>;
 export type TFunction = (key: string, params?: TranslateParams) => string;
 
 export const FALLBACK_LANGUAGE = 'en';
@@ -52,6 +53,15 @@ function lookup(table: Messages | undefined, key: string): string | undefined {
     node = node[part];
   }
   return typeof node === 'string' ? node : undefined;
+}
+
+/** Parameters as text: money ones formatted in the language, the rest as they are. */
+function formatParams(params: TranslateParams, language: string): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    out[name] = typeof value === 'object' && value !== null ? formatMoney(value.money, value.currency, language) : value;
+  }
+  return out;
 }
 
 /** A locale key is lowercase dot-separated words; a sentence never is. */
@@ -80,14 +90,15 @@ export function createI18n(
     warn(message);
   };
 
-  function translate(language: string, key: string, params?: TranslateParams): string {
+  function translate(language: string, key: string, raw?: TranslateParams): string {
+    const params = raw && formatParams(raw, language);
     if (lookup(locales[language], key) !== undefined) return r.t(key, params, language);
     if (language !== fallback && lookup(locales[fallback], key) !== undefined) {
       warnOnce(`${language}:${key}`, `[i18n] "${key}" is missing in "${language}"; using "${fallback}".`);
       return r.t(key, params, fallback);
     }
     const serverKey = serverTextKey(key);
-    if (serverKey && lookup(locales[fallback], serverKey) !== undefined) return translate(language, serverKey, params);
+    if (serverKey && lookup(locales[fallback], serverKey) !== undefined) return translate(language, serverKey, raw);
     // A sentence (a server message nobody translated) is shown as it is; only a key is a mistake.
     if (LOCALE_KEY.test(key)) warnOnce(`*:${key}`, `[i18n] "${key}" is missing in every language.`);
     return key;

@@ -140,6 +140,12 @@ describe('server texts', () => {
     }
   });
 
+  it('formats money parameters in the language', () => {
+    const i18n = createI18n({ en: { won: 'Won {{amount}}' }, ru: { won: 'Выигрыш {{amount}}' } }, { warn: () => undefined });
+    expect(i18n.translate('en', 'won', { amount: { money: 1234.5, currency: 'USD' } })).toBe('Won $1,234.50');
+    expect(i18n.translate('ru', 'won', { amount: { money: 1234.5, currency: 'USD' } })).toBe('Выигрыш 1\u00a0234,50\u00a0$');
+  });
+
   it('translates an error message an actor hands to the kit', () => {
     render(
       <I18nProvider language="es">

@@ -158,11 +158,11 @@ describe('bet panel', () => {
     await user.clear(amount);
     await user.type(amount, '6000');
     await user.click(screen.getByRole('button', { name: 'Up' }));
-    expect(screen.getByText('Maximum bet is 5000.00 USD')).toBeTruthy();
+    expect(screen.getByText('Maximum bet is $5,000.00')).toBeTruthy();
     await user.clear(amount);
     await user.type(amount, '10001');
     await user.click(screen.getByRole('button', { name: 'Down' }));
-    expect(screen.getAllByText('Maximum bet is 5000.00 USD').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Maximum bet is $5,000.00').length).toBeGreaterThan(0);
     expect(app.calls.createOrder).toEqual([]);
   });
 
@@ -297,7 +297,7 @@ describe('orders panel', () => {
     const app = startTradingApp();
     act(() => app.push('order_update', { change: 'settled', order: settled(makeOrder({ order_id: 8, amount: 10 }), 'closed_early', 6.5) }));
     const toast = app.child('toasts').getSnapshot().context.toasts[0] as { messageKey?: string; params?: Record<string, string> };
-    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: '6.50 USD' } });
+    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: { money: 6.5, currency: 'USD' } } });
   });
 
   it('filters by account', async () => {

@@ -14,7 +14,7 @@ import { act, screen, within } from '@testing-library/react';
 import { useSelector } from '@xstate/react';
 import type { AnyActorRef, AnyEventObject, EventObject } from 'xstate';
 import { isClosedElsewhere, minimumAccepted, orderCloseMachine, type OrderCloseContext } from '../../machines/order-close/order-close.machine';
-import { formatAmount } from '../../machines/order-placement/order-placement.machine';
+import { formatMoney } from '../../src/i18n/format';
 import { OrderCloseDialog } from '../../src/features/trading/OrderCloseDialog';
 import { ToastViewport } from '../../src/components';
 import { useChild, useToastsActor } from '../../src/app/runtime';
@@ -95,7 +95,7 @@ function driver(session: ReturnType<typeof startClose>): UiDriver {
       if (state === 'closed') {
         expect(screen.queryByRole('dialog')).toBeNull();
         const toasts = screen.getByRole('region', { name: en.components.toast.region });
-        expect(within(toasts).getByRole('status').textContent).toContain(`Order closed successfully: EUR/USD, ${formatAmount(context.closedOrder!.payout!, 'USD')} received`);
+        expect(within(toasts).getByRole('status').textContent).toContain(`Order closed successfully: EUR/USD, ${formatMoney(context.closedOrder!.payout!, 'USD', 'en')} received`);
         return;
       }
       const dialog = screen.getByRole('dialog', { name: en.orders.close_title });

@@ -89,7 +89,7 @@ test('find a pair, place a 5-second demo order, watch it settle and the balance 
 
   const before = await headerBalance(page);
   await page.getByRole('button', { name: 'Up', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: /Order opened: ETH\/USD Up, 10\.00 USD, expires at \d\d:\d\d:\d\d/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Order opened: ETH\/USD Up, \$10\.00, expires at \d\d:\d\d:\d\d/ })).toBeVisible();
 
   // In Active, with its countdown.
   const active = ordersPanel(page);
@@ -210,9 +210,10 @@ test('close an open order early at the quoted value, in Russian, on a tablet', a
     if (await dialog.getByText('Price changed, please confirm again').isVisible()) await confirm.click();
     await expect(dialog).toBeHidden({ timeout: 2000 });
   }).toPass({ timeout: 20_000 });
-  const toast = page.getByText(/Сделка закрыта: EUR\/USD, получено (\d+\.\d{2}) USD/);
+  // The amount in the reader's format: "97,82 $".
+  const toast = page.getByText(/Сделка закрыта: EUR\/USD, получено [\d\s\u00a0]+,\d{2}\s\$/);
   await expect(toast).toBeVisible();
-  const received = cents(/получено (\d+\.\d{2}) USD/.exec((await toast.textContent()) ?? '')![1]);
+  const received = cents(/получено ([\d\s\u00a0]+,\d{2})\s\$/.exec((await toast.textContent()) ?? '')![1]);
   expect(received).toBeGreaterThan(0);
   expect(received).toBeLessThan(10_000 * 2);
   await expect(page.locator('.trading-orders').getByRole('heading', { name: 'Нет открытых сделок' })).toBeVisible();

@@ -2,6 +2,7 @@
  * Order placement (the bet panel): generated paths, the bet checks of spec section 5 with the
  * server's stake rules as a table, the request the click sends, and the toasts.
  */
+import type { MessageParams } from '../../machines/types';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromPromise, type AnyEventObject } from 'xstate';
 import type { Order } from '../../contract/orders';
@@ -9,7 +10,7 @@ import {
   betProblem,
   clockTime,
   expirySeconds,
-  formatAmount,
+  moneyParam,
   normalizeAmount,
   orderPlacementMachine,
   tradingAccountFor,
@@ -58,7 +59,7 @@ describe('order placement machine paths', () => {
 
 describe('bet checks (spec section 5, docs/orders.md)', () => {
   const bet = (amount: string, expiryValue = 1, expiryUnit: 'seconds' | 'minutes' = 'minutes') => ({ amount, expiryValue, expiryUnit });
-  const cases: Array<[string, ReturnType<typeof bet>, TradeSetup, string | null, Record<string, string | number>?]> = [
+  const cases: Array<[string, ReturnType<typeof bet>, TradeSetup, string | null, MessageParams?]> = [
     ['a valid bet', bet('10'), ready, null],
     ['a comma as decimal separator', bet('10,50'), ready, null],
     ['logged out', bet('10'), { ...ready, loggedIn: false }, 'trading.login_to_bet'],
@@ -68,13 +69,13 @@ describe('bet checks (spec section 5, docs/orders.md)', () => {
     ['negative', bet('-5'), ready, 'trading.amount_invalid'],
     ['zero', bet('0.00'), ready, 'trading.amount_positive'],
     ['more decimals than the currency has', bet('10.005'), ready, 'trading.amount_decimals', { decimals: 2, currency: 'USD' }],
-    ['below the minimum', bet('0.99'), ready, 'trading.amount_min', { min: '1.00 USD' }],
-    ['above the maximum', bet('5000.01'), ready, 'trading.amount_max', { max: '5000.00 USD' }],
+    ['below the minimum', bet('0.99'), ready, 'trading.amount_min', { min: { money: 1, currency: 'USD' } }],
+    ['above the maximum', bet('5000.01'), ready, 'trading.amount_max', { max: { money: 5000, currency: 'USD' } }],
     ['the maximum itself', bet('5000'), ready, null],
     ['more than the balance', bet('100.01'), { ...ready, available: 100 }, 'trading.insufficient_balance'],
     ['exactly the balance', bet('100'), { ...ready, available: 100 }, null],
     ['crypto allows 8 decimals', bet('0.00002'), { ...ready, currency: 'BTC', available: 1 }, null],
-    ['crypto minimum', bet('0.00001'), { ...ready, currency: 'BTC', available: 1 }, 'trading.amount_min', { min: '0.00001540 BTC' }],
+    ['crypto minimum', bet('0.00001'), { ...ready, currency: 'BTC', available: 1 }, 'trading.amount_min', { min: { money: 0.0000154, currency: 'BTC' } }],
     ['an unknown currency', bet('10'), { ...ready, currency: 'XXX' }, 'trading.unknown_currency'],
     ['bet time below 5 s', bet('10', 4, 'seconds'), ready, 'trading.expiry_range'],
     ['bet time of 5 s', bet('10', 5, 'seconds'), ready, null],
@@ -94,9 +95,10 @@ describe('bet checks (spec section 5, docs/orders.md)', () => {
     expect(expirySeconds(2, 'minutes')).toBe(120);
     expect(tradingAccountFor('RealBalance')).toBe('RealAccount');
     expect(tradingAccountFor('DemoBalance')).toBe('DemoAccount');
-    expect(formatAmount(19.21, 'USD')).toBe('19.21 USD');
-    expect(formatAmount(1.239, 'USD')).toBe('1.23 USD');
-    expect(formatAmount(0.1 + 0.2, 'USD')).toBe('0.30 USD');
+    expect(moneyParam(19.21, 'usd')).toEqual({ money: 19.21, currency: 'USD' });
+    expect(moneyParam(1.239, 'USD')).toEqual({ money: 1.23, currency: 'USD' });
+    expect(moneyParam(0.1 + 0.2, 'USD')).toEqual({ money: 0.3, currency: 'USD' });
+    expect(moneyParam(0.123456789, 'BTC')).toEqual({ money: 0.12345678, currency: 'BTC' });
     expect(clockTime(new Date(2026, 0, 2, 3, 4, 5).getTime())).toBe('03:04:05');
   });
 });
@@ -132,7 +134,7 @@ describe('placing an order', () => {
     expect(parentEvents).toEqual([
       {
         type: 'toast.requested',
-        toast: { type: 'success', messageKey: 'trading.order_opened_down', params: { pair: 'EUR/USD', amount: '12.50 USD', time: clockTime(order.expires_at_ms) } },
+        toast: { type: 'success', messageKey: 'trading.order_opened_down', params: { pair: 'EUR/USD', amount: { money: 12.5, currency: 'USD' }, time: clockTime(order.expires_at_ms) } },
       },
       { type: 'order.placed', order },
     ]);
