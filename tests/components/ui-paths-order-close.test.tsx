@@ -23,7 +23,7 @@ import en from '../../locales/en.json';
 import { generatePaths, type PathModel, type PathStep } from '../machines/harness';
 import { makeUser } from '../machines/fixtures';
 import { details, makeOrder, quote, settled } from '../machines/trading-fixtures';
-import { ControlledActors, allStateKeys, replayUiPath, startApp, type UiDriver } from './ui-paths';
+import { ControlledActors, allStateKeys, replayUiPath, startApp, type UiDriver, uiPathCases } from './ui-paths';
 
 const order = makeOrder({ order_id: 42, amount: 100 });
 const events: AnyEventObject[] = [
@@ -138,11 +138,11 @@ function driver(session: ReturnType<typeof startClose>): UiDriver {
 }
 
 const model: PathModel = { name: 'orderClose (UI)', machine: orderCloseMachine, input: { orderId: 42 }, events, simplePaths: false };
-const paths = generatePaths(model);
+const { cases } = uiPathCases(generatePaths(model));
 const visited = new Set<string>();
 
 describe('order-close paths through the close confirmation', () => {
-  it.each(paths.map((p, i) => [`${p.kind} #${i + 1}: ${p.description}`, p] as const))('%s', async (_, path) => {
+  it.each(cases)('%s', async (_, path) => {
     const session = startClose();
     try {
       for (const key of await replayUiPath(path, driver(session), { machine: orderCloseMachine, controlled: session.controlled, clock: session.clock })) visited.add(key);

@@ -22,7 +22,7 @@ import en from '../../locales/en.json';
 import { generatePaths, type PathModel, type PathStep } from '../machines/harness';
 import { makeUser } from '../machines/fixtures';
 import { METHODS, withdrawalResult } from '../machines/money-fixtures';
-import { ControlledActors, allStateKeys, labelText, replayUiPath, startApp, type UiDriver } from './ui-paths';
+import { ControlledActors, allStateKeys, labelText, replayUiPath, startApp, type UiDriver, uiPathCases } from './ui-paths';
 
 const REQUEST_KEY = 'ui-paths-withdraw';
 const balances: Balances = { USD: { RealBalance: 120.5, DemoBalance: 10000 } };
@@ -172,11 +172,11 @@ const model: PathModel = {
   events,
   simplePaths: false,
 };
-const paths = generatePaths(model);
+const { cases } = uiPathCases(generatePaths(model));
 const visited = new Set<string>();
 
 describe('withdraw paths through the withdraw modal', () => {
-  it.each(paths.map((p, i) => [`${p.kind} #${i + 1}: ${p.description}`, p] as const))('%s', async (_, path) => {
+  it.each(cases)('%s', async (_, path) => {
     const session = startWithdraw();
     try {
       for (const key of await replayUiPath(path, driver(session), { machine: withdrawMachine, controlled: session.controlled, clock: session.clock })) visited.add(key);

@@ -112,6 +112,23 @@ export interface UiDriver {
 
 const describeEvent = (event: EventObject) => event.type;
 
+/**
+ * The paths a view replays: every generated path except those whose events are a strict prefix
+ * of another path's (a shortest path that an edge path extends by one step). Replaying the longer
+ * path goes through the very same steps and checks (state, context and screen after each), so
+ * nothing is checked less; each render costs a few hundred milliseconds in jsdom, so the
+ * duplicates are not replayed twice. Returns `[name, path]` cases and how many were absorbed.
+ */
+export function uiPathCases(paths: MachinePath[]): { cases: Array<readonly [string, MachinePath]>; absorbed: number } {
+  const keys = paths.map((p) => p.steps.slice(1).map((s) => JSON.stringify(s.event)));
+  const isPrefix = (a: string[], b: string[]) => a.length < b.length && a.every((e, i) => e === b[i]);
+  const kept = paths.filter((_, i) => !keys.some((other, j) => j !== i && isPrefix(keys[i], other)));
+  return {
+    cases: kept.map((p) => [`${p.kind} #${paths.indexOf(p) + 1}: ${p.description}`, p] as const),
+    absorbed: paths.length - kept.length,
+  };
+}
+
 export interface UiReplay {
   /** The machine the paths were generated from (its invocations and delays). */
   machine: AnyStateMachine;

@@ -140,7 +140,7 @@ describe('the profile screen against a real server', () => {
     child('documents').send({ type: 'documents.uploadSubmitted', docType: 'passport', files: [await png(120, 80)] });
     const uploaded = await waitFor(child('documents'), (s) => s.matches({ ready: { upload: 'uploaded' } }), WAIT);
     const [doc] = uploaded.context.documents;
-    expect(doc).toMatchObject({ type: 'passport', status: 'pending', files: [{ name: 'scan.png', mime: 'image/png' }] });
+    expect(doc).toMatchObject({ type: 'passport', status: 'uploaded', files: [{ name: 'scan.png', mime: 'image/png' }] });
 
     child('documents').send({ type: 'documents.deleteRequested', id: doc.id });
     child('documents').send({ type: 'documents.deleteConfirmed' });
