@@ -5,7 +5,7 @@
 import { useSelector } from '@xstate/react';
 import { selectBalance, selectCurrencySymbol } from '../../machines/balance/balance.machine';
 import { selectModal } from '../../machines/modals/modals.machine';
-import { useBalanceActor, useLocaleActor, useModalsActor, useSessionActor, useSocketActor } from './runtime';
+import { useAppActor, useBalanceActor, useLocaleActor, useModalsActor, useSessionActor, useSocketActor } from './runtime';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
 
@@ -69,4 +69,18 @@ export function useConnectionState(): 'live' | 'reconnecting' | 'offline' | 'idl
     if (s.matches('idle')) return 'idle';
     return 'reconnecting';
   });
+}
+
+/** Copies a text and says so in a toast ("Copied to clipboard" / "Copy error"). */
+export function useCopy() {
+  const app = useAppActor();
+  return async (text: string) => {
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+      app.send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'common.copied' } });
+    } catch {
+      app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
+    }
+  };
 }

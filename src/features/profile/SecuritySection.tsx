@@ -19,7 +19,7 @@ import {
 } from '../../../machines/security/security.schemas';
 import { Button, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../../components';
 import { useT } from '../../i18n';
-import { useAppActor } from '../../app/runtime';
+import { useCopy } from '../../app/hooks';
 import { FormPasswordField, FormTextField, translateText } from './form-fields';
 
 type SecurityActor = ActorRefFrom<typeof securityMachine>;
@@ -92,18 +92,6 @@ function PasswordForm({ actor }: { actor: SecurityActor }) {
 /** The base32 secret in groups of four, easier to type into an app. */
 function groupSecret(secret: string): string {
   return secret.replace(/(.{4})/g, '$1 ').trim();
-}
-
-function useCopy() {
-  const app = useAppActor();
-  return async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      app.send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'common.copied' } });
-    } catch {
-      app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
-    }
-  };
 }
 
 function CodeForm({

@@ -13,7 +13,8 @@ import type { Transaction } from '../../../contract/payments';
 import { Button, DateTime, EmptyState, Icon, Modal, Money } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import type { ModalComponentProps } from '../../app/modal-host';
-import { StatusBadge, useCopy, useTransactionsActor, useTypeLabel } from './parts';
+import { useCopy } from '../../app/hooks';
+import { StatusBadge, useTransactionsActor, useTypeLabel } from './parts';
 import './transactions.css';
 
 export interface TransactionDetailsData {

@@ -4,7 +4,7 @@
  * the payment status badge rule for deposits and withdrawals), the type label, and copying a
  * value with a toast ("Copied to clipboard" / "Copy error").
  */
-import { useChild, useAppActor } from '../../app/runtime';
+import { useChild } from '../../app/runtime';
 import { InfoChip } from '../../components';
 import { useT } from '../../i18n';
 import type { Transaction, TransactionType } from '../../../contract/payments';
@@ -33,15 +33,3 @@ export function useTypeLabel() {
   return (type: TransactionType) => (type === 'deposit' ? t('transactions.type_deposit') : t('transactions.type_withdrawal'));
 }
 
-export function useCopy() {
-  const app = useAppActor();
-  return async (text: string) => {
-    try {
-      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
-      app.send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'common.copied' } });
-    } catch {
-      app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
-    }
-  };
-}

@@ -15,8 +15,8 @@ import type { PaymentCategory, PaymentMethod } from '../../../contract/payments'
 import { amountPresets, methodsFor, type MethodOption, type PaymentDirection } from '../../../machines/payment-methods/amounts';
 import { Button, EmptyState, Icon, SegmentedControl, SelectField, Skeleton, TextField, cx } from '../../components';
 import { useFormat, useT, type TFunction } from '../../i18n';
-import { useAppActor, useBalanceActor, useChild } from '../../app/runtime';
-import { useModalControls } from '../../app/hooks';
+import { useBalanceActor, useChild } from '../../app/runtime';
+import { useCopy, useModalControls } from '../../app/hooks';
 import { MODAL_IDS } from '../../app/modal-registry';
 import './wallet.css';
 
@@ -304,20 +304,6 @@ export function AmountPresets({
       })}
     </div>
   );
-}
-
-/** Copies a text and says so in a toast ("Copied to clipboard" / "Copy error"). */
-export function useCopy() {
-  const app = useAppActor();
-  return async (text: string) => {
-    try {
-      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
-      app.send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'common.copied' } });
-    } catch {
-      app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
-    }
-  };
 }
 
 /** A label and a value, with a copy button when the value is something to paste elsewhere. */
