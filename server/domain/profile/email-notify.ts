@@ -7,8 +7,6 @@
  * shared Mailer (SMTP when SMTP_URL is set, otherwise the outbox table); a failed delivery is
  * logged and never affects the payment. Push and SMS subscriptions have no sender yet.
  */
-import { findCurrency } from '../../../contract/currencies';
-import { formatMinor } from '../../../contract/money';
 import type { DB } from '../../db';
 import type { DomainEvent, EventDispatcher } from '../events';
 import type { Mailer } from '../mail';
@@ -17,6 +15,7 @@ import { parseFrontSettings } from '../users';
 import type { ProfileLog } from './deps';
 import { paymentStatusEmail } from './email-texts';
 import { DEFAULT_NOTIFICATIONS } from './personal';
+import { paymentStatusFacts } from './payment-facts';
 
 export interface EmailNotifierDeps {
   db: DB;
@@ -47,24 +46,9 @@ export async function emailPaymentStatus(deps: Omit<EmailNotifierDeps, 'events'>
   if (event.userId === null) return false;
   const to = await subscriber(deps.db, event.userId);
   if (!to) return false;
-  const tx = await deps.db
-    .selectFrom('payment_transactions')
-    .select(['id', 'transaction_type', 'amount', 'currency', 'error_message'])
-    .where('id', '=', event.payload.transaction_id)
-    .where('user_id', '=', event.userId)
-    .executeTakeFirst();
-  if (!tx) return false;
-  const message = paymentStatusEmail(to.lang, to.email, {
-    username: to.username,
-    id: tx.id,
-    type: tx.transaction_type === 'withdrawal' ? 'withdrawal' : 'deposit',
-    // The event's status, not the row's: the row may have moved on since.
-    status: event.payload.status,
-    amount: formatMinor(Number(tx.amount), findCurrency(tx.currency)?.decimals ?? 2),
-    currency: tx.currency,
-    reason: tx.error_message,
-    historyUrl: `${deps.publicUrl()}/profile#transactions`,
-  });
+  const facts = await paymentStatusFacts(deps.db, event.userId, event);
+  if (!facts) return false;
+  const message = paymentStatusEmail(to.lang, to.email, { ...facts, username: to.username, historyUrl: `${deps.publicUrl()}/profile#transactions` });
   await deps.mailer.enqueue(message);
   return true;
 }

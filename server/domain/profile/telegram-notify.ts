@@ -12,6 +12,7 @@ import type { DomainEvent, EventDispatcher } from '../events';
 import { parseFrontSettings } from '../users';
 import type { ProfileLog } from './deps';
 import { safeSend, type TelegramSender } from './telegram';
+import { paymentStatusFacts } from './payment-facts';
 import { orderSettledText, paymentStatusText, telegramLanguage } from './telegram-texts';
 
 export interface NotifierDeps {
@@ -64,22 +65,9 @@ export async function notifyPaymentStatus(deps: Omit<NotifierDeps, 'events'>, ev
   if (event.userId === null) return false;
   const to = await recipient(deps.db, event.userId);
   if (!to) return false;
-  const tx = await deps.db
-    .selectFrom('payment_transactions')
-    .select(['id', 'transaction_type', 'amount', 'currency', 'error_message'])
-    .where('id', '=', event.payload.transaction_id)
-    .where('user_id', '=', event.userId)
-    .executeTakeFirst();
-  if (!tx) return false;
-  const text = paymentStatusText(to.lang, {
-    id: tx.id,
-    type: tx.transaction_type === 'withdrawal' ? 'withdrawal' : 'deposit',
-    // The event's status, not the row's: the row may have moved on since.
-    status: event.payload.status,
-    amount: formatMinor(Number(tx.amount), decimalsOf(tx.currency)),
-    currency: tx.currency,
-    reason: tx.error_message,
-  });
+  const facts = await paymentStatusFacts(deps.db, event.userId, event);
+  if (!facts) return false;
+  const text = paymentStatusText(to.lang, facts);
   return safeSend(deps, deps.sender, to.chatId, text);
 }
 
