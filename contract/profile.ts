@@ -55,6 +55,19 @@ export const ProfileText = {
   linkCodeExpired: 'Link code expired',
 } as const;
 
+/** The optional personal-data fields kept in user_profiles: absent = unchanged, null or blank = cleared. */
+export const OPTIONAL_PROFILE_FIELDS = [
+  'second_email',
+  'birthday',
+  'gender',
+  'timezone',
+  'citizenship',
+  'nickname',
+  'passport_number',
+  'passport_issued_by',
+  'passport_issue_date',
+] as const;
+
 // ---- shared field helpers -------------------------------------------------------------------
 
 const text = (label: string) =>

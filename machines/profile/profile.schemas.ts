@@ -26,6 +26,7 @@ import {
   utcDate,
   type PersonalDataInput,
   type Profile,
+  OPTIONAL_PROFILE_FIELDS,
 } from '../../contract/profile';
 import { EMAIL_MAX, FirstNameSchema, LastNameSchema, PhoneSchema } from '../registration/registration.schemas';
 
@@ -141,17 +142,7 @@ export function personalFormValues(profile: Profile): PersonalFormValues {
   };
 }
 
-const CLEARABLE = [
-  'second_email',
-  'birthday',
-  'gender',
-  'timezone',
-  'citizenship',
-  'nickname',
-  'passport_number',
-  'passport_issued_by',
-  'passport_issue_date',
-] as const;
+const CLEARABLE = OPTIONAL_PROFILE_FIELDS;
 
 /**
  * The partial update for what changed between the profile and the form: required texts

@@ -8,7 +8,7 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../../db';
 import type { UserProfilesTable } from '../../db/tables/profile';
-import { ProfileText, type Gender, type PersonalDataPatch, type Profile, GENDERS } from '../../../contract/profile';
+import { ProfileText, type Gender, type PersonalDataPatch, type Profile, GENDERS, OPTIONAL_PROFILE_FIELDS } from '../../../contract/profile';
 import { ErrorText } from '../../../contract/envelope';
 import { HttpError, badRequest, conflict } from '../../http/errors';
 import { parseFrontSettings } from '../users';
@@ -131,18 +131,7 @@ type ProfileColumns = Partial<Omit<ProfileRow, 'user_id' | 'updated_at'>>;
 
 function profileColumns(patch: PersonalDataPatch, stored: ProfileRow | undefined): ProfileColumns {
   const out: ProfileColumns = {};
-  const keys = [
-    'second_email',
-    'birthday',
-    'gender',
-    'timezone',
-    'citizenship',
-    'nickname',
-    'passport_number',
-    'passport_issued_by',
-    'passport_issue_date',
-  ] as const;
-  for (const k of keys) {
+  for (const k of OPTIONAL_PROFILE_FIELDS) {
     if (patch[k] !== undefined) out[k] = patch[k];
   }
   if (patch.notifications) {
