@@ -198,6 +198,11 @@ function applyChange(open: readonly Order[], change: OrderChange, order: Order):
   return change === 'opened' && order.status === 'open' ? [order, ...others] : others;
 }
 
+/** Signed out: the default view and nothing known (also what logout returns to). */
+function emptyContext(): OrdersContext {
+  return { tab: 'active', account: 'all', page: 1, orders: [], total: 0, error: null, loadedFor: null, open: [], unconfirmed: [], announced: [], closedHere: [] };
+}
+
 export const ordersMachine = setup({
   types: {
     context: {} as OrdersContext,
@@ -285,35 +290,12 @@ export const ordersMachine = setup({
       assertEvent(event, 'orders.closeRequested');
       return { closedHere: remember(context.closedHere, event.orderId) };
     }),
-    forget: assign({
-      tab: 'active',
-      account: 'all',
-      page: 1,
-      orders: [],
-      total: 0,
-      error: null,
-      loadedFor: null,
-      open: [],
-      unconfirmed: [],
-      announced: [],
-      closedHere: [],
-    }),
+    forget: assign(() => emptyContext()),
   },
 }).createMachine({
   id: 'orders',
-  context: {
-    tab: 'active',
-    account: 'all',
-    page: 1,
-    orders: [],
-    total: 0,
-    error: null,
-    loadedFor: null,
-    open: [],
-    unconfirmed: [],
-    announced: [],
-    closedHere: [],
-  },
+  context: () => emptyContext(),
+
   initial: 'signedOut',
   states: {
     signedOut: {
