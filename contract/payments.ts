@@ -72,6 +72,29 @@ export const PaymentErrorText = {
   currencyMismatch: 'Currency does not match the transaction',
   hashReused: 'Transaction hash already used',
   providerFailed: 'Failed to create deposit',
+  cardNumberLength: 'Card number must have 12 to 19 digits',
+  cardNumberInvalid: 'Card number is not valid: check the digits',
+} as const;
+
+/**
+ * The names of the payment methods the server seeds (server/domain/payments/methods.ts). The
+ * server keeps them in English, as the spec's payloads do; the SPA shows the descriptive ones in
+ * the reader's language (src/i18n/server-texts.ts) and brand names as they are.
+ */
+export const PaymentMethodName = {
+  card: 'Visa / Mastercard',
+  bankTransfer: 'Bank transfer (SEPA)',
+  usdtTrc20: 'USDT (TRC20)',
+  bitcoin: 'Bitcoin',
+  cryptoLink: 'Crypto payment link (OxaPay)',
+} as const;
+
+/** The seeded methods' estimated_processing_time texts (English on the wire; the SPA translates them). */
+export const ProcessingTimeText = {
+  withinDay: 'up to 24 hours',
+  businessDays: '1-3 business days',
+  withinHour: 'up to 1 hour',
+  instant: 'instant',
 } as const;
 
 // ---- amounts ------------------------------------------------------------------------------
@@ -261,6 +284,59 @@ export type DepositConfirmation = v.InferOutput<typeof DepositConfirmationSchema
 
 export const REQUISITES_MIN_LENGTH = 3;
 export const REQUISITES_MAX_LENGTH = 256;
+
+// ---- card numbers (the requisites of a card method) ----------------------------------------
+
+export const CARD_NUMBER_MIN_DIGITS = 12;
+export const CARD_NUMBER_MAX_DIGITS = 19;
+/** What a masked card number starts with ("•••• 1111"). */
+export const CARD_NUMBER_MASK = '••••';
+
+/** Whether a method pays out to a bank card, so its requisites are a card number. */
+export function isCardMethod(method: { category: string }): boolean {
+  return method.category === 'cards';
+}
+
+/** The digits of a typed card number (spaces and hyphens between them are allowed), or null when anything else is in it. */
+export function cardDigits(text: string): string | null {
+  const compact = text.replace(/[\s-]/g, '');
+  return /^\d+$/.test(compact) ? compact : null;
+}
+
+/** The Luhn check digit test every payment card number passes. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export type CardNumberProblem = 'length' | 'checksum';
+
+/** Why a typed card number is refused: not 12 to 19 digits, or a failed Luhn check; null when it is fine. */
+export function cardNumberProblem(text: string): CardNumberProblem | null {
+  const digits = cardDigits(text);
+  if (digits === null || digits.length < CARD_NUMBER_MIN_DIGITS || digits.length > CARD_NUMBER_MAX_DIGITS) return 'length';
+  return luhnValid(digits) ? null : 'checksum';
+}
+
+/**
+ * Withdrawal requisites as they are shown back to their owner: a card number (12 to 19 digits,
+ * spaces and hyphens allowed) becomes "•••• 1111"; anything else (an IBAN, a wallet address)
+ * stays as it is. The stored row keeps the whole number for the operator.
+ */
+export function maskedRequisites(text: string): string {
+  const digits = cardDigits(text);
+  if (digits === null || digits.length < CARD_NUMBER_MIN_DIGITS || digits.length > CARD_NUMBER_MAX_DIGITS) return text;
+  return `${CARD_NUMBER_MASK} ${digits.slice(-4)}`;
+}
 export const PaymentDetailsSchema = v.object(
   {
     requisites: v.pipe(
@@ -399,7 +475,7 @@ export const TransactionSchema = v.object({
   error_message: v.nullable(v.string()),
   user_id: v.number(),
   requisit: v.nullable(RequisitSchema),
-  /** Withdrawals: where the money goes, as the user typed it. */
+  /** Withdrawals: where the money goes, as the user typed it; a card number masked to its last four digits ("•••• 1111"). */
   payment_details: v.nullable(v.object({ requisites: v.string(), payment_method: v.nullable(v.string()) })),
   estimated_processing_time: v.nullable(v.string()),
 });

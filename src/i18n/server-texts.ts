@@ -13,7 +13,7 @@ import { ErrorText } from '../../contract/envelope';
 import { AuthText } from '../../contract/auth';
 import { ProfileText } from '../../contract/profile';
 import { OrderErrorText } from '../../contract/orders';
-import { PaymentErrorText } from '../../contract/payments';
+import { PaymentErrorText, PaymentMethodName, ProcessingTimeText } from '../../contract/payments';
 import { FALLBACK } from '../services/api';
 import { TRADING_FALLBACK } from '../services/trading-api';
 import { MONEY_FALLBACK } from '../services/money-api';
@@ -25,6 +25,9 @@ export const SERVER_TEXT_CATALOGUES: Record<string, Record<string, string>> = {
   profile: ProfileText,
   orders: OrderErrorText,
   payments: PaymentErrorText,
+  // The seeded methods' descriptive names (brand names such as "Visa / Mastercard" stay as they are).
+  payment_methods: { bankTransfer: PaymentMethodName.bankTransfer, cryptoLink: PaymentMethodName.cryptoLink },
+  processing_times: ProcessingTimeText,
   fallback: { ...FALLBACK, ...TRADING_FALLBACK, ...MONEY_FALLBACK },
 };
 

@@ -39,15 +39,15 @@ describe('transactions history', () => {
     ids.expiredDeposit = (await deposit(server, u, { ...card, amount: 14 })).body.data.transaction_id;
     await server.ctx.db.updateTable('payment_transactions').set({ expired_at: Date.now() - 1 }).where('id', '=', ids.expiredDeposit).execute();
     await payments(server).sweep();
-    const w = (requisites: string, amount: number) =>
+    const w = (methodId: string, requisites: string, amount: number) =>
       server.api(
         'POST',
         '/api/v2/transactions/withdrawal',
-        { amount, currency: 'USD', payment_method_id: 'card_visa_mastercard', account_type: 'real', payment_details: { requisites, payment_method: 'card' } },
+        { amount, currency: 'USD', payment_method_id: methodId, account_type: 'real', payment_details: { requisites, payment_method: 'card' } },
         u.token,
       );
-    ids.pendingWithdrawal = (await w('=HYPERLINK("http://evil.example")', 20)).body.data.transaction_id;
-    ids.approvedWithdrawal = (await w('4111 1111 1111 1111', 30)).body.data.transaction_id;
+    ids.pendingWithdrawal = (await w('usdt_trc20', '=HYPERLINK("http://evil.example")', 20)).body.data.transaction_id;
+    ids.approvedWithdrawal = (await w('card_visa_mastercard', '4111 1111 1111 1111', 30)).body.data.transaction_id;
     await payments(server).approve(ids.approvedWithdrawal);
   });
 
@@ -82,6 +82,13 @@ describe('transactions history', () => {
     expect(approved.created_at).toBeLessThan(10_000_000_000);
     expect(txs.find((t: { id: number }) => t.id === ids.expiredDeposit).approval_status).toBe('expired');
     expect(txs.find((t: { id: number }) => t.id === ids.pendingWithdrawal).payment_details).toEqual({ requisites: '=HYPERLINK("http://evil.example")', payment_method: 'card' });
+    // The owner never gets the whole card number back; the stored row (the operator's) keeps it.
+    expect(txs.find((t: { id: number }) => t.id === ids.approvedWithdrawal).payment_details).toEqual({ requisites: '•••• 1111', payment_method: 'card' });
+    expect(JSON.stringify(r.body)).not.toContain('4111 1111 1111 1111');
+    const one = await server.api('GET', `/api/v2/transactions/${ids.approvedWithdrawal}`, undefined, u.token);
+    expect(one.body.data.transaction.payment_details.requisites).toBe('•••• 1111');
+    const stored = await server.ctx.db.selectFrom('payment_transactions').select('payment_details').where('id', '=', ids.approvedWithdrawal).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.payment_details!).requisites).toBe('4111 1111 1111 1111');
   });
 
   it('filters by type, grouped status and account, accepting "all" as no filter', async () => {
@@ -176,6 +183,9 @@ describe('transactions history', () => {
     const evil = lines.find((l) => l.startsWith(`${ids.pendingWithdrawal},`))!;
     expect(evil).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(lines.some((l) => /,=/.test(l))).toBe(false);
+    const cardRow = lines.find((l) => l.startsWith(`${ids.approvedWithdrawal},`))!;
+    expect(cardRow).toContain(',•••• 1111,');
+    expect(lines.join('\n')).not.toContain('4111');
 
     const filtered = await server.raw('GET', '/api/v2/transactions/export.csv?type=withdrawal&status=completed', { headers: { authorization: `Bearer ${u.token}` } });
     const fl = (await filtered.text()).trimEnd().split('\r\n');

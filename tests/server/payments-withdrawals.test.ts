@@ -189,6 +189,10 @@ describe('withdrawal validation', () => {
     ['requisites of spaces', valid({ payment_details: { requisites: '     ' } }), /^Requisites must be at least 3 characters$/],
     ['requisites too long', valid({ payment_details: { requisites: 'x'.repeat(257) } }), /^Requisites must be at most 256 characters$/],
     ['requisites missing', valid({ payment_details: {} }), /^Requisites is required$/],
+    ['a card number of 4 digits', valid({ payment_details: { requisites: '1234' } }), /^Card number must have 12 to 19 digits$/],
+    ['a card number of 20 digits', valid({ payment_details: { requisites: '4'.repeat(20) } }), /^Card number must have 12 to 19 digits$/],
+    ['a card number with letters', valid({ payment_details: { requisites: '4111 1111 1111 111a' } }), /^Card number must have 12 to 19 digits$/],
+    ['a card number failing the Luhn check', valid({ payment_details: { requisites: '4111 1111 1111 1112' } }), /^Card number is not valid: check the digits$/],
     ['payment details missing', valid({ payment_details: undefined }), /^Payment details is required$/],
     ['payment_system too long', valid({ payment_system: 'x'.repeat(65) }), /^payment_system must be at most 64 characters$/],
     ['bad client_request_id', valid({ client_request_id: 'x' }), /^client_request_id must be/],
@@ -217,6 +221,23 @@ describe('withdrawal validation', () => {
     expect(r.status).toBe(400);
     expect(r.body.error_message).toBe('Insufficient balance');
     expect(await server.ctx.db.selectFrom('payment_transactions').select('id').where('user_id', '=', fresh.userId).execute()).toEqual([]);
+  });
+
+  it('accepts card numbers of 12 to 19 digits with spaces or hyphens, answers them masked, and keeps other methods at 3 characters', async () => {
+    for (const requisites of ['5555-5555-5555-4444', '4111111111111111', '6011 0009 9013 9424 009']) {
+      const digits = requisites.replace(/\D/g, '');
+      expect(digits.length).toBeGreaterThanOrEqual(12);
+      const r = await withdraw(u, valid({ payment_details: { requisites, payment_method: 'card' } }));
+      expect(r.status, requisites).toBe(201);
+      expect(r.body.data.transaction.payment_details).toEqual({ requisites: `•••• ${digits.slice(-4)}`, payment_method: 'card' });
+      const row = await txRow(server, r.body.data.transaction_id);
+      expect(JSON.parse(row.payment_details!).requisites).toBe(requisites);
+      await payments(server).reject(r.body.data.transaction_id);
+    }
+    const crypto = await withdraw(u, valid({ payment_method_id: 'usdt_trc20', payment_details: { requisites: 'T12' } }));
+    expect(crypto.status).toBe(201);
+    expect(crypto.body.data.transaction.payment_details.requisites).toBe('T12');
+    await payments(server).reject(crypto.body.data.transaction_id);
   });
 
   it('accepts the bounds themselves', async () => {

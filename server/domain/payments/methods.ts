@@ -10,6 +10,8 @@
 import { findCurrency } from '../../../contract/currencies';
 import { fromMinor, toMinor } from '../../../contract/money';
 import {
+  PaymentMethodName,
+  ProcessingTimeText,
   SUMS_BASE_CURRENCY,
   methodSupportsCurrency,
   sumsInMinor,
@@ -39,13 +41,14 @@ interface SeedMethod {
 }
 
 /**
- * The methods a fresh database starts with. The requisites are the platform's receiving
+ * The methods a fresh database starts with (names and processing times from the contract's
+ * catalogues, which the SPA translates). The requisites are the platform's receiving
  * details shown to a payer of a manual deposit; an operator replaces them in payment_methods.
  */
 export const SEED_METHODS: readonly SeedMethod[] = [
   {
     id: 'card_visa_mastercard',
-    name: 'Visa / Mastercard',
+    name: PaymentMethodName.card,
     avatar_url: 'visa_mastercard.svg',
     category: 'cards',
     country_code: 'ALL',
@@ -55,12 +58,12 @@ export const SEED_METHODS: readonly SeedMethod[] = [
     payment_currency: null,
     crypto_network: null,
     requisites: { card_number: '4000 0012 3456 7899', cardholder_name: 'TRADETERMINAL LTD' },
-    estimated_processing_time: 'up to 24 hours',
+    estimated_processing_time: ProcessingTimeText.withinDay,
     withdraw_enabled: true,
   },
   {
     id: 'bank_transfer_sepa',
-    name: 'Bank transfer (SEPA)',
+    name: PaymentMethodName.bankTransfer,
     avatar_url: 'bank_transfer.svg',
     category: 'bank',
     country_code: 'ALL',
@@ -76,12 +79,12 @@ export const SEED_METHODS: readonly SeedMethod[] = [
       bank_name: 'Commerzbank AG',
       beneficiary: 'TradeTerminal Ltd',
     },
-    estimated_processing_time: '1-3 business days',
+    estimated_processing_time: ProcessingTimeText.businessDays,
     withdraw_enabled: true,
   },
   {
     id: 'usdt_trc20',
-    name: 'USDT (TRC20)',
+    name: PaymentMethodName.usdtTrc20,
     avatar_url: 'usdt_trc20.svg',
     category: 'crypto',
     country_code: 'ALL',
@@ -91,12 +94,12 @@ export const SEED_METHODS: readonly SeedMethod[] = [
     payment_currency: 'USDT',
     crypto_network: 'TRC20',
     requisites: null,
-    estimated_processing_time: 'up to 1 hour',
+    estimated_processing_time: ProcessingTimeText.withinHour,
     withdraw_enabled: true,
   },
   {
     id: 'btc',
-    name: 'Bitcoin',
+    name: PaymentMethodName.bitcoin,
     avatar_url: 'btc.svg',
     category: 'crypto',
     country_code: 'ALL',
@@ -106,12 +109,12 @@ export const SEED_METHODS: readonly SeedMethod[] = [
     payment_currency: 'BTC',
     crypto_network: 'Bitcoin',
     requisites: null,
-    estimated_processing_time: 'up to 1 hour',
+    estimated_processing_time: ProcessingTimeText.withinHour,
     withdraw_enabled: true,
   },
   {
     id: 'oxapay_crypto',
-    name: 'Crypto payment link (OxaPay)',
+    name: PaymentMethodName.cryptoLink,
     avatar_url: 'oxapay.svg',
     category: 'crypto',
     country_code: 'ALL',
@@ -121,7 +124,7 @@ export const SEED_METHODS: readonly SeedMethod[] = [
     payment_currency: null,
     crypto_network: null,
     requisites: null,
-    estimated_processing_time: 'instant',
+    estimated_processing_time: ProcessingTimeText.instant,
     withdraw_enabled: false,
   },
 ];

@@ -16,7 +16,7 @@ import {
 } from '../../../contract/payments';
 import type { DB } from '../../db';
 import { notFound } from '../../http/errors';
-import { decimalsOf, toWireTransaction, type PaymentTxRow } from './wire';
+import { decimalsOf, ownerPaymentDetails, toWireTransaction, type PaymentTxRow } from './wire';
 import { LATE_PAYMENT_PREFIX } from './status';
 
 type Filters = Omit<TransactionListQuery, 'page' | 'limit'>;
@@ -102,14 +102,8 @@ function csvRow(row: PaymentTxRow): string[] {
   const d = decimalsOf(row.currency);
   const pd = decimalsOf(row.payment_currency);
   const money = (minor: number | null, dec: number) => (minor === null ? '' : formatMinor(Number(minor), dec));
-  let requisites = '';
-  if (row.payment_details) {
-    try {
-      requisites = String((JSON.parse(row.payment_details) as { requisites?: string }).requisites ?? '');
-    } catch {
-      requisites = '';
-    }
-  }
+  // The owner's own download: a card number masked as in the list.
+  const requisites = ownerPaymentDetails(row)?.requisites ?? '';
   return [
     String(row.id),
     row.transaction_type,

@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import { findCurrency } from '../../../contract/currencies';
 import { fromMinor } from '../../../contract/money';
-import type { ApprovalStatus, IntegrationType, Requisit, Transaction, TransactionType } from '../../../contract/payments';
+import { maskedRequisites, type ApprovalStatus, type IntegrationType, type Requisit, type Transaction, type TransactionType } from '../../../contract/payments';
 import type { PaymentMethodsTable, PaymentTransactionsTable } from '../../db/tables/payments';
 
 export type PaymentTxRow = Selectable<PaymentTransactionsTable>;
@@ -49,10 +49,17 @@ export function paymentDetailsOf(row: Pick<PaymentTxRow, 'payment_details'>): St
   return { requisites: details.requisites, payment_method: typeof details.payment_method === 'string' ? details.payment_method : null };
 }
 
+/** The payout details as their owner sees them again: a card number masked ("•••• 1111"). */
+export function ownerPaymentDetails(row: Pick<PaymentTxRow, 'payment_details'>): StoredPaymentDetails | null {
+  const details = paymentDetailsOf(row);
+  return details && { ...details, requisites: maskedRequisites(details.requisites) };
+}
+
+/** A row as its owner gets it (lists, details, answers): the card number of a withdrawal is masked. */
 export function toWireTransaction(row: PaymentTxRow): Transaction {
   const d = decimalsOf(row.currency);
   const pd = decimalsOf(row.payment_currency);
-  const details = paymentDetailsOf(row);
+  const details = ownerPaymentDetails(row);
   const type = row.transaction_type as TransactionType;
   return {
     id: row.id,

@@ -4,10 +4,11 @@
  * check and the hold cannot be split by a concurrent request: twenty withdrawals at once that
  * together exceed the balance hold at most the balance and the others get "Insufficient
  * balance". The operator then pays out (approve: real_hold -a) or refuses (reject: the hold
- * goes back to real); see review.ts.
+ * goes back to real); see review.ts. A card method's requisites must be a valid card number;
+ * the row keeps it whole for the operator, the owner gets it back masked (wire.ts).
  */
 import { ErrorText } from '../../../contract/envelope';
-import { PaymentErrorText, type WithdrawalRequest, type WithdrawalResult } from '../../../contract/payments';
+import { PaymentErrorText, cardNumberProblem, isCardMethod, type WithdrawalRequest, type WithdrawalResult } from '../../../contract/payments';
 import { badRequest } from '../../http/errors';
 import { InsufficientBalanceError, getBalanceMinor } from '../ledger';
 import { checkMethodAndAmount } from './amounts';
@@ -18,6 +19,14 @@ import { storedPaymentDetails, toWireTransaction, type PaymentTxRow } from './wi
 
 const insufficient = () => badRequest(ErrorText.insufficientBalance, [{ field: 'amount', message: ErrorText.insufficientBalance }]);
 
+/** A card method's requisites must be a card number: 12 to 19 digits (spaces and hyphens allowed) passing the Luhn check. */
+function checkCardNumber(requisites: string): void {
+  const problem = cardNumberProblem(requisites);
+  if (problem === null) return;
+  const message = problem === 'length' ? PaymentErrorText.cardNumberLength : PaymentErrorText.cardNumberInvalid;
+  throw badRequest(message, [{ field: 'payment_details.requisites', message }]);
+}
+
 export async function createWithdrawal(
   deps: PaymentsDeps,
   providers: ProviderRegistry,
@@ -26,6 +35,7 @@ export async function createWithdrawal(
 ): Promise<Created<PaymentTxRow>> {
   const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount);
   const { method, currency, amount } = checked;
+  if (isCardMethod(method)) checkCardNumber(input.payment_details.requisites);
   const provider = providerFor(providers, method.integration_type);
   if (!provider.createWithdrawal) throw badRequest(PaymentErrorText.withdrawDisabled);
   const terms = provider.createWithdrawal(method);
