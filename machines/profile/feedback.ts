@@ -9,6 +9,7 @@
  */
 import * as v from 'valibot';
 import { FieldErrorSchema, type FieldError } from '../../contract/envelope';
+import { ProfileText } from '../../contract/profile';
 import { issuesToFieldErrors } from '../../contract/validation';
 import { errorMessage, type ToastRequest, type ToastType } from '../types';
 
@@ -24,11 +25,32 @@ export function failureText(error: unknown, fallbackKey: string): string {
   return errorMessage(error, fallbackKey);
 }
 
-/** Field errors the server sent with a failure (the envelope's `details`), if any. */
+/**
+ * Server sentences that are about one form field although the server sends them without
+ * `details` (the 409 for a nickname someone else has): the field they belong to.
+ */
+export const SENTENCE_FIELDS: ReadonlyMap<string, string> = new Map([[ProfileText.nicknameTaken, 'nickname']]);
+
+/**
+ * Field errors the server sent with a failure (the envelope's `details`), if any; a sentence
+ * listed in SENTENCE_FIELDS becomes its field's error when the details do not already say it.
+ */
 export function serverFieldErrors(error: unknown): FieldError[] {
   const details: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'details') : undefined;
   const parsed = v.safeParse(v.array(FieldErrorSchema), details);
-  return parsed.success ? parsed.output : [];
+  const fieldErrors = parsed.success ? parsed.output : [];
+  const message = errorMessage(error, '');
+  const field = SENTENCE_FIELDS.get(message);
+  if (field && !fieldErrors.some((e) => e.field === field)) return [...fieldErrors, { field, message }];
+  return fieldErrors;
+}
+
+/**
+ * Whether a failure's sentence is already shown at one of its fields; the form then shows it
+ * only there, not a second time above the form.
+ */
+export function isShownAtField(message: string | null, fieldErrors: readonly FieldError[]): boolean {
+  return message !== null && fieldErrors.some((e) => e.message === message);
 }
 
 /** The problems a schema finds in `values`, one per field (the first problem of each). */

@@ -4,15 +4,18 @@
  */
 import { lazy } from 'react';
 import type { ModalRegistry } from './modal-host';
+import { DemoResetDialog } from './shell/DemoResetDialog';
 
 export const MODAL_IDS = {
   deposit: 'deposit',
   withdraw: 'withdraw',
   transactionDetails: 'transactionDetails',
   pairSelector: 'pairSelector',
+  demoReset: 'demoReset',
 } as const;
 
 export const MODALS: ModalRegistry = {
+  [MODAL_IDS.demoReset]: DemoResetDialog,
   [MODAL_IDS.pairSelector]: lazy(() => import('../features/trading/PairSelectorModal').then((m) => ({ default: m.PairSelectorModal }))),
   [MODAL_IDS.deposit]: lazy(() => import('../features/wallet/DepositModal').then((m) => ({ default: m.DepositModal }))),
   [MODAL_IDS.withdraw]: lazy(() => import('../features/wallet/WithdrawModal').then((m) => ({ default: m.WithdrawModal }))),

@@ -8,7 +8,7 @@ import type { ReactNode, RefObject } from 'react';
 import { useT } from '../i18n';
 import { IconButton } from './Button';
 import { cx } from './cx';
-import { useDialogFocus } from './dialogFocus';
+import { isToastInteraction, useDialogFocus } from './dialogFocus';
 import './Drawer.css';
 
 export type DrawerProps = {
@@ -52,6 +52,9 @@ export function Drawer({
           className={cx('drawer', `drawer-${side}`, className)}
           onOpenAutoFocus={focus.onOpenAutoFocus}
           onCloseAutoFocus={focus.onCloseAutoFocus}
+          onInteractOutside={(event) => {
+            if (isToastInteraction(event)) event.preventDefault();
+          }}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           {side === 'bottom' ? <div className="drawer-grip" aria-hidden="true" /> : null}

@@ -9,7 +9,7 @@ import type { ReactNode, RefObject } from 'react';
 import { useT } from '../i18n';
 import { IconButton } from './Button';
 import { cx } from './cx';
-import { useDialogFocus } from './dialogFocus';
+import { isToastInteraction, useDialogFocus } from './dialogFocus';
 import './Modal.css';
 
 export type ModalSize = 'sm' | 'md' | 'lg' | 'xl';
@@ -48,7 +48,7 @@ export function Modal({
   const t = useT();
   const focus = useDialogFocus({ initialFocus, returnFocus });
   const block = (event: Event) => {
-    if (!dismissible) event.preventDefault();
+    if (!dismissible || isToastInteraction(event)) event.preventDefault();
   };
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next || dismissible ? onOpenChange(next) : undefined)}>

@@ -4,9 +4,10 @@
  * `children` when the tabs act as a view switch over one list (orders: active / all).
  */
 import * as RadixTabs from '@radix-ui/react-tabs';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Icon, type IconName } from './Icon';
 import { cx } from './cx';
+import { useScrollHints } from './hooks';
 import './Tabs.css';
 
 export type TabItem = {
@@ -45,6 +46,9 @@ export function Tabs({
   fill = false,
   className,
 }: TabsProps) {
+  // A list wider than its box scrolls; an arrow shows on the side with more tabs.
+  const listRef = useRef<HTMLDivElement>(null);
+  useScrollHints(listRef, value);
   return (
     <RadixTabs.Root
       className={cx('tabs', className)}
@@ -52,7 +56,7 @@ export function Tabs({
       defaultValue={defaultValue ?? (value === undefined ? items[0]?.value : undefined)}
       onValueChange={onValueChange}
     >
-      <RadixTabs.List className={cx('tabs-list', `tabs-${variant}`, fill && 'tabs-fill')} aria-label={label}>
+      <RadixTabs.List ref={listRef} className={cx('tabs-list', 'scroll-hints', `tabs-${variant}`, fill && 'tabs-fill')} aria-label={label}>
         {items.map((item) => (
           <RadixTabs.Trigger key={item.value} value={item.value} disabled={item.disabled} className="tabs-trigger">
             {item.icon ? <Icon name={item.icon} size={16} /> : null}

@@ -29,3 +29,15 @@ export function useDialogFocus(options: {
     },
   };
 }
+
+/**
+ * True for an interaction on a toast. Toasts float above dialogs; tapping one to dismiss it
+ * must not count as a click outside the dialog (which would close it).
+ */
+export function isToastInteraction(event: Event): boolean {
+  const original = (event as CustomEvent<{ originalEvent?: Event }>).detail?.originalEvent ?? event;
+  // Radix reports an outside press at the click that ends it, when the tapped toast has already
+  // been dismissed and taken off the page: its own subtree still says it was a toast.
+  const target = original.target;
+  return target instanceof Element && target.closest('.toast-viewport, .toast') !== null;
+}

@@ -215,12 +215,10 @@ describe('ProfilePage', () => {
 });
 
 describe('personal information', () => {
-  it('checks on blur, sends only what changed and shows the server refusal next to the field', async () => {
+  it('checks on blur, sends only what changed and shows the server refusal once, at the field', async () => {
     const user = userEvent.setup();
-    const app = startProfileApp({
-      savePersonalData: () =>
-        Promise.reject(Object.assign(new Error('Nickname is already taken'), { details: [{ field: 'nickname', message: 'Nickname is already taken' }] })),
-    });
+    // The server's 409 carries no details; the sentence alone says which field it is about.
+    const app = startProfileApp({ savePersonalData: () => Promise.reject(new Error('Nickname is already taken')) });
     app.render(<ProfilePage />);
     const personal = section('personal');
     await personal.findByDisplayValue('Ada');
@@ -238,8 +236,10 @@ describe('personal information', () => {
     await user.click(personal.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(app.calls.save).toHaveLength(1));
     expect(app.calls.save[0]).toEqual({ patch: { nickname: 'taken_name', citizenship: 'ES' } });
-    expect((await personal.findAllByText('Nickname is already taken')).length).toBe(2);
-    expect((personal.getByLabelText('Nickname') as HTMLInputElement).getAttribute('aria-invalid')).toBe('true');
+    expect((await personal.findAllByText('Nickname is already taken')).length).toBe(1);
+    const nickname = personal.getByLabelText('Nickname') as HTMLInputElement;
+    expect(nickname.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(nickname);
   });
 });
 
@@ -265,6 +265,35 @@ describe('security', () => {
     expect(await security.findByText('Password changed. Other devices have been signed out.')).toBeTruthy();
     expect(app.calls.change).toEqual([{ old_password: 'Trade#Pass2026', new_password: 'fresh-pass', confirm_password: 'fresh-pass' }]);
     expect((security.getByLabelText(/^Current password/) as HTMLInputElement).value).toBe('');
+  });
+
+  it('says "Current password is incorrect" once, at the field', async () => {
+    const user = userEvent.setup();
+    const app = startProfileApp({
+      changePassword: () =>
+        Promise.reject(
+          Object.assign(new Error('Current password is incorrect'), { details: [{ field: 'old_password', message: 'Current password is incorrect' }] }),
+        ),
+    });
+    app.render(<ProfilePage />);
+    const security = section('security');
+    await user.type(await security.findByLabelText(/^Current password/), 'Wrong#Pass1');
+    await user.type(security.getByLabelText(/^New password/), 'fresh-pass');
+    await user.type(security.getByLabelText(/^Confirm new password/), 'fresh-pass');
+    await user.click(security.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(app.calls.change).toHaveLength(1));
+    expect((await security.findAllByText('Current password is incorrect')).length).toBe(1);
+    expect((security.getByLabelText(/^Current password/) as HTMLInputElement).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('flags a mismatched confirmation on blur even while another field is still empty', async () => {
+    const user = userEvent.setup();
+    startProfileApp().render(<ProfilePage />);
+    const security = section('security');
+    await user.type(await security.findByLabelText(/^New password/), 'fresh-pass');
+    await user.type(security.getByLabelText(/^Confirm new password/), 'fresh-pazz');
+    await user.tab();
+    expect(await security.findByText('Passwords do not match')).toBeTruthy();
   });
 
   it('enrols two-factor: QR code and grouped key, a code, then on', async () => {

@@ -14,6 +14,11 @@ test('register in three steps, log out, log in again', async ({ page }) => {
   await page.getByRole('textbox', { name: 'Username', exact: true }).fill('ab');
   await page.getByRole('textbox', { name: 'Email', exact: true }).click();
   await expect(page.getByText('Username must be at least 3 characters')).toBeVisible();
+  // A mismatched confirmation is flagged on blur too, while the email is still empty.
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Trade#Pass2026');
+  await page.getByRole('textbox', { name: 'Confirm password', exact: true }).fill('Trade#Pass2027');
+  await page.getByRole('textbox', { name: 'Username', exact: true }).click();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
 
   const user = await registerThroughForm(page, uniqueUser('reg'));
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();

@@ -169,7 +169,7 @@ test('profile: personal data, avatar, password, two-factor login, documents, Tel
   await documents.locator('input[type=file]').setInputFiles({ name: 'passport-scan.png', mimeType: 'image/png', buffer: png(320, 200, [240, 240, 235]) });
   await expect(documents.getByText('passport-scan.png')).toBeVisible();
   await documents.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect(page.getByText('Document uploaded and sent for review')).toBeVisible();
+  await expect(page.getByRole('status').getByText('Document uploaded')).toBeVisible();
   const card = documents.getByRole('list', { name: 'Your documents' }).getByRole('listitem').first();
   await expect(card.getByText('Passport', { exact: true })).toBeVisible();
   await expect(card.locator('.profile-doc-status')).toHaveText(/Uploaded$/);

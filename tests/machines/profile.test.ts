@@ -12,7 +12,7 @@ import type { PersonalDataInput, Profile } from '../../contract/profile';
 import { profileMachine, type SavePersonalDataInput } from '../../machines/profile/profile.machine';
 import { profilePageMachine, PROFILE_SECTIONS } from '../../machines/profile/profile-page.machine';
 import { personalDataPatch, personalFormSchema, personalFormValues } from '../../machines/profile/profile.schemas';
-import { failureText, isLocaleKey, toastOf } from '../../machines/profile/feedback';
+import { failureText, isLocaleKey, isShownAtField, serverFieldErrors, toastOf } from '../../machines/profile/feedback';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeUser } from './fixtures';
 
@@ -264,5 +264,29 @@ describe('failure texts', () => {
     expect(failureText(undefined, 'profile.errors.verify_2fa_failed')).toBe('profile.errors.verify_2fa_failed');
     expect(toastOf('error', 'Invalid code')).toEqual({ type: 'error', message: 'Invalid code' });
     expect(toastOf('error', 'profile.errors.avatar_failed')).toEqual({ type: 'error', messageKey: 'profile.errors.avatar_failed' });
+  });
+
+  it('puts a field sentence sent without details at its field, once, and says the form need not repeat it', () => {
+    const taken = { field: 'nickname', message: 'Nickname is already taken' };
+    expect(serverFieldErrors(new Error('Nickname is already taken'))).toEqual([taken]);
+    expect(serverFieldErrors(Object.assign(new Error('Nickname is already taken'), { details: [taken] }))).toEqual([taken]);
+    expect(serverFieldErrors(new Error('Profile update failed'))).toEqual([]);
+    expect(isShownAtField('Nickname is already taken', [taken])).toBe(true);
+    expect(isShownAtField('Profile update failed', [taken])).toBe(false);
+    expect(isShownAtField(null, [taken])).toBe(false);
+  });
+
+  it('marks the nickname when the server refuses it without details', async () => {
+    const { actor } = startProfile(
+      () => Promise.resolve(profile),
+      () => Promise.reject(new Error('Nickname is already taken')),
+    );
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'profile.saveRequested', patch: goodPatch });
+    await waitFor(actor, (s) => s.context.saveError !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      saveError: 'Nickname is already taken',
+      fieldErrors: [{ field: 'nickname', message: 'Nickname is already taken' }],
+    });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The signed-in layout: the header (logo, balance box, deposit, avatar), the desktop sidebar
- * (icons only on tablets), the mobile side menu (balance panel, navigation, settings) and the
- * main content. Breakpoints: mobile <= 768 px, tablet <= 1024 px, desktop above.
+ * (icons only on tablets), the mobile side menu (balance panel, navigation, settings, then the
+ * coming-soon list) and the main content. Breakpoints: mobile <= 768 px, tablet <= 1024 px, desktop above.
  */
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -12,7 +12,7 @@ import { MODAL_IDS } from '../modal-registry';
 import { BalancePanel, BalanceSummary } from './BalancePanel';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { LanguageMenu } from './LanguageMenu';
-import { Navigation } from './Navigation';
+import { ComingSoon, Navigation } from './Navigation';
 import { ProfilePanel } from './ProfilePanel';
 import { ThemeChoice, ThemeToggle } from './ThemeControls';
 import './shell.css';
@@ -60,17 +60,19 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
     <Drawer open={open} onOpenChange={onOpenChange} title={t('nav.menu')} side="left" className="mobile-menu" headerExtra={<Logo size={22} />}>
       <div className="stack-lg">
         <BalancePanel onNavigate={close} />
-        <Navigation onNavigate={close} />
-        <section className="stack" aria-labelledby="mobile-settings-title">
+        <Navigation onNavigate={close} showSoon={false} />
+        {/* Settings before the coming-soon list, so they are not buried under disabled items. */}
+        <section className="stack mobile-settings" aria-labelledby="mobile-settings-title">
           <h2 id="mobile-settings-title" className="nav-group-title">
             {t('nav.settings')}
           </h2>
           <div className="cluster-between">
-            <span className="text-sm text-muted">{t('nav.language')}</span>
+            <span className="text-sm">{t('nav.language')}</span>
             <LanguageMenu />
           </div>
           <ThemeChoice showLabel />
         </section>
+        <ComingSoon />
       </div>
     </Drawer>
   );

@@ -1,12 +1,13 @@
 /**
  * The balance panel (spec section 2): a currency selector, the demo account with a reset
  * action, the real account with a deposit action. Choosing a currency or an account type goes
- * to the balance actor, which saves it to the front settings.
+ * to the balance actor, which saves it to the front settings. Reset asks first (DemoResetDialog);
+ * both actions carry visible text, not only an icon. The real account has its own colour.
  */
 import { useId } from 'react';
 import { useSelector } from '@xstate/react';
 import type { BalanceType } from '../../../contract/user';
-import { IconButton, Money, SelectField } from '../../components';
+import { Button, Icon, Money, SelectField } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useBalanceView, useModalControls } from '../hooks';
 import { useBalanceActor } from '../runtime';
@@ -40,7 +41,12 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
       <fieldset className="balance-accounts">
         <legend className="visually-hidden">{t('nav.account_type')}</legend>
         {accounts.map((account) => (
-          <div key={account.type} className="balance-account" data-selected={account.type === balanceType || undefined}>
+          <div
+            key={account.type}
+            className="balance-account"
+            data-account={account.type === 'RealBalance' ? 'real' : 'demo'}
+            data-selected={account.type === balanceType || undefined}
+          >
             <label className="balance-account-choice">
               <input
                 type="radio"
@@ -55,21 +61,31 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
               </span>
             </label>
             {account.type === 'DemoBalance' ? (
-              <IconButton
+              <Button
+                size="sm"
+                variant="ghost"
                 icon="refresh"
-                label={t('nav.reset_demo')}
+                className="balance-account-action"
+                aria-label={t('nav.reset_demo')}
+                title={t('nav.reset_demo')}
                 loading={resetting}
-                onClick={() => balance.send({ type: 'balance.demoResetRequested', currency })}
-              />
+                onClick={() => modals.open(MODAL_IDS.demoReset, { currency })}
+              >
+                {t('nav.reset_short')}
+              </Button>
             ) : (
-              <IconButton
+              <Button
+                size="sm"
+                variant="ghost"
                 icon="deposit"
-                label={t('nav.deposit')}
+                className="balance-account-action"
                 onClick={() => {
                   onNavigate?.();
                   modals.open(MODAL_IDS.deposit);
                 }}
-              />
+              >
+                {t('nav.deposit')}
+              </Button>
             )}
           </div>
         ))}
@@ -78,13 +94,21 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** The header's balance box: account type and amount; opens the panel. */
+/**
+ * The header's balance box: account type and amount; opens the panel. The real account has
+ * its own look (gold frame and text with a wallet icon, UI.md "Real account"), so it is never
+ * mistaken for the demo one.
+ */
 export function BalanceSummary() {
   const t = useT();
   const { amount, currency, balanceType } = useBalanceView();
+  const real = balanceType === 'RealBalance';
   return (
-    <span className="balance-box">
-      <span className="balance-box-type">{balanceType === 'RealBalance' ? t('nav.real_account') : t('nav.demo_account')}</span>
+    <span className="balance-box" data-account={real ? 'real' : 'demo'}>
+      <span className="balance-box-type">
+        {real ? <Icon name="wallet" size={12} /> : null}
+        {real ? t('nav.real_account') : t('nav.demo_account')}
+      </span>
       <Money amount={amount} currency={currency} className="balance-box-amount" />
     </span>
   );

@@ -1,9 +1,13 @@
-/** The language dropdown (en, ru, es): a choice goes to the locale actor, which saves it. */
+/**
+ * The language dropdown (en, ru, es): a choice goes to the locale actor, which saves it. The
+ * button looks like a control (a frame, a globe and a chevron), not like plain text.
+ */
 import { LANGUAGES, type Language } from '../../../contract/user';
-import { Menu } from '../../components';
+import { Icon, Menu } from '../../components';
 import { useT } from '../../i18n';
 import { useLanguage } from '../hooks';
 import { useLocaleActor } from '../runtime';
+import './shell.css';
 
 export function LanguageMenu({ compact = false }: { compact?: boolean }) {
   const t = useT();
@@ -12,8 +16,15 @@ export function LanguageMenu({ compact = false }: { compact?: boolean }) {
   return (
     <Menu
       label={t('nav.language')}
-      trigger={compact ? language.toUpperCase() : t(`nav.language_names.${language}`)}
+      trigger={
+        <>
+          <Icon name="globe" size={16} />
+          <span>{compact ? language.toUpperCase() : t(`nav.language_names.${language}`)}</span>
+          <Icon name="chevron" size={14} className="language-chevron" />
+        </>
+      }
       triggerLabel={`${t('nav.language')}: ${t(`nav.language_names.${language}`)}`}
+      triggerClassName="language-trigger"
       align="end"
       items={LANGUAGES.map((lang: Language) => ({
         id: lang,

@@ -3,9 +3,14 @@
  * Wallet group (Deposit and Withdraw open modals, History goes to the profile transactions),
  * the Orders group (active and all orders on the trading screen), Profile, Help (a support
  * mail link), Logout, and the sections the product announces but does not offer yet, marked
- * as coming soon.
+ * as coming soon (ComingSoon; the mobile menu puts it under the settings).
+ *
+ * One item is current at a time: History only at /profile#transactions, Profile on the rest of
+ * /profile. Each item has its own icon; on the tablet icon rail the label shows as a tooltip on
+ * hover and keyboard focus (shell.css) and stays the link's accessible name.
  */
 import { Link, useLocation, useSearch } from 'wouter';
+import { useLocationProperty } from 'wouter/use-browser-location';
 import { Icon, type IconName } from '../../components';
 import { useT } from '../../i18n';
 import { SUPPORT_EMAIL } from '../../features/legal/contacts';
@@ -15,21 +20,59 @@ import { MODAL_IDS } from '../modal-registry';
 import './shell.css';
 
 const SOON: { key: string; icon: IconName; note?: string }[] = [
-  { key: 'top_traders', icon: 'chart' },
-  { key: 'tournaments', icon: 'check' },
-  { key: 'bonuses', icon: 'plus' },
-  { key: 'education', icon: 'info' },
-  { key: 'calendar', icon: 'clock' },
-  { key: 'trading_bots', icon: 'refresh', note: 'nav.under_development' },
+  { key: 'top_traders', icon: 'users' },
+  { key: 'tournaments', icon: 'trophy' },
+  { key: 'bonuses', icon: 'gift' },
+  { key: 'education', icon: 'book' },
+  { key: 'calendar', icon: 'calendar' },
+  { key: 'trading_bots', icon: 'bot', note: 'nav.under_development' },
 ];
 
-export function Navigation({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
+/** The address hash without '#', following link navigations and hash changes. */
+function useHash(): string {
+  return useLocationProperty(() => window.location.hash).replace(/^#/, '');
+}
+
+/** The sections the product announces but does not offer yet, folded under "Coming soon". */
+export function ComingSoon() {
+  const t = useT();
+  return (
+    <details className="nav-soon">
+      <summary className="nav-group-title">{t('nav.coming_soon')}</summary>
+      <ul className="nav-list">
+        {SOON.map((s) => (
+          <li key={s.key}>
+            <span className="nav-item nav-item-disabled" aria-disabled="true">
+              <Icon name={s.icon} />
+              <span className="nav-label">{t(`nav.${s.key}`)}</span>
+              <span className="nav-badge">{t(s.note ?? 'nav.coming_soon')}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function Navigation({
+  collapsed = false,
+  onNavigate,
+  showSoon = true,
+}: {
+  collapsed?: boolean;
+  onNavigate?: () => void;
+  /** Show the coming-soon list at the end (the mobile menu places it itself, under the settings). */
+  showSoon?: boolean;
+}) {
   const t = useT();
   const [location] = useLocation();
   const search = useSearch();
+  const hash = useHash();
   const modals = useModalControls();
   const session = useSessionActor();
   const ordersView = new URLSearchParams(search).get('orders');
+  const onProfile = location === '/profile';
+  const historyCurrent = onProfile && hash === 'transactions';
 
   const item = (href: string, icon: IconName, label: string, current: boolean) => (
     <li>
@@ -65,15 +108,15 @@ export function Navigation({ collapsed = false, onNavigate }: { collapsed?: bool
       <ul className="nav-list">
         {action('deposit', t('nav.deposit'), () => modals.open(MODAL_IDS.deposit))}
         {action('withdraw', t('nav.withdraw'), () => modals.open(MODAL_IDS.withdraw))}
-        {item('/profile#transactions', 'history', t('nav.history'), false)}
+        {item('/profile#transactions', 'history', t('nav.history'), historyCurrent)}
       </ul>
       <p className="nav-group-title">{t('nav.orders')}</p>
       <ul className="nav-list">
         {item('/trading?orders=active', 'orders', t('nav.active_orders'), ordersView === 'active')}
-        {item('/trading?orders=all', 'history', t('nav.all_orders'), ordersView === 'all')}
+        {item('/trading?orders=all', 'list', t('nav.all_orders'), ordersView === 'all')}
       </ul>
       <ul className="nav-list nav-list-bottom">
-        {item('/profile', 'profile', t('nav.profile'), location === '/profile')}
+        {item('/profile', 'profile', t('nav.profile'), onProfile && !historyCurrent)}
         <li>
           <a className="nav-item" href={`mailto:${SUPPORT_EMAIL}`} title={collapsed ? t('nav.help') : undefined}>
             <Icon name="help" />
@@ -82,22 +125,7 @@ export function Navigation({ collapsed = false, onNavigate }: { collapsed?: bool
         </li>
         {action('logout', t('nav.logout'), () => session.send({ type: 'session.logoutRequested' }))}
       </ul>
-      {!collapsed && (
-        <details className="nav-soon">
-          <summary className="nav-group-title">{t('nav.coming_soon')}</summary>
-          <ul className="nav-list">
-            {SOON.map((s) => (
-              <li key={s.key}>
-                <span className="nav-item nav-item-disabled" aria-disabled="true">
-                  <Icon name={s.icon} />
-                  <span className="nav-label">{t(`nav.${s.key}`)}</span>
-                  <span className="nav-badge">{t(s.note ?? 'nav.coming_soon')}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      {showSoon && !collapsed ? <ComingSoon /> : null}
     </nav>
   );
 }

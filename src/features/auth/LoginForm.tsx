@@ -6,12 +6,13 @@
  */
 import * as v from 'valibot';
 import { useSelector } from '@xstate/react';
-import { useForm, valiForm } from '@modular-forms/react';
+import { useForm } from '@modular-forms/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'wouter';
 import { Button, InfoChip } from '../../components';
 import { useT } from '../../i18n';
 import { useSessionActor } from '../../app/runtime';
+import { validateForm } from '../../app/forms';
 import { FormPasswordField, FormTextField, translateError } from './form-fields';
 
 const LoginSchema = v.object({
@@ -31,7 +32,7 @@ function TwoFactorStep() {
   const session = useSessionActor();
   const verifying = useSelector(session, (s) => s.matches({ loggedOut: 'verifyingTwoFactor' }));
   const error = useSelector(session, (s) => s.context.loginError);
-  const [, { Form, Field }] = useForm<CodeValues>({ validate: valiForm(CodeSchema), validateOn: 'blur', revalidateOn: 'change' });
+  const [, { Form, Field }] = useForm<CodeValues>({ validate: validateForm(CodeSchema), validateOn: 'blur', revalidateOn: 'change' });
   return (
     <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim() })}>
       <p className="text-muted">{t('auth.two_factor_hint')}</p>
@@ -66,7 +67,7 @@ function CredentialsStep() {
   const session = useSessionActor();
   const submitting = useSelector(session, (s) => s.matches({ loggedOut: 'submitting' }));
   const error = useSelector(session, (s) => s.context.loginError);
-  const [, { Form, Field }] = useForm<LoginValues>({ validate: valiForm(LoginSchema), validateOn: 'blur', revalidateOn: 'change' });
+  const [, { Form, Field }] = useForm<LoginValues>({ validate: validateForm(LoginSchema), validateOn: 'blur', revalidateOn: 'change' });
   return (
     <Form
       className="stack"

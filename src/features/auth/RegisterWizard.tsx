@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
-import { useForm, valiForm } from '@modular-forms/react';
+import { useForm } from '@modular-forms/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'wouter';
 import {
@@ -21,6 +21,7 @@ import { Button, Icon, InfoChip, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useAppActor, useChild } from '../../app/runtime';
 import { useLanguage } from '../../app/hooks';
+import { validateForm } from '../../app/forms';
 import { FormCheckboxField, FormPasswordField, FormSelectField, FormTextField, translateError } from './form-fields';
 import { collectTracking } from './tracking';
 
@@ -54,7 +55,7 @@ function BasicInfoStep({ actor, values, errors }: { actor: RegistrationRef; valu
   const t = useT();
   const [, { Form, Field }] = useForm<RegistrationDraft['basicInfo']>({
     initialValues: values,
-    validate: valiForm(BasicInfoSchema),
+    validate: validateForm(BasicInfoSchema),
     validateOn: 'blur',
     revalidateOn: 'change',
   });
@@ -88,7 +89,7 @@ function PersonalDetailsStep({ actor, values, errors }: { actor: RegistrationRef
   const t = useT();
   const [, { Form, Field }] = useForm<RegistrationDraft['personalDetails']>({
     initialValues: values,
-    validate: valiForm(PersonalDetailsSchema),
+    validate: validateForm(PersonalDetailsSchema),
     validateOn: 'blur',
     revalidateOn: 'change',
   });
@@ -133,7 +134,7 @@ function AccountSettingsStep({
   const t = useT();
   const [, { Form, Field }] = useForm<RegistrationDraft['accountSettings']>({
     initialValues: { ...values, currency: values.currency || 'USD' },
-    validate: valiForm(AccountSettingsSchema),
+    validate: validateForm(AccountSettingsSchema),
     validateOn: 'blur',
     revalidateOn: 'change',
   });

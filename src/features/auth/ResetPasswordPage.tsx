@@ -6,13 +6,14 @@
  */
 import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
-import { useForm, valiForm } from '@modular-forms/react';
+import { useForm } from '@modular-forms/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Link, useSearch } from 'wouter';
 import { NewPasswordFormSchema, ResetCodeFormSchema, ResetEmailSchema } from '../../../machines/password-reset/password-reset.schemas';
 import { Button, InfoChip, Spinner } from '../../components';
 import { useT } from '../../i18n';
 import { useAppActor, useChild } from '../../app/runtime';
+import { validateForm } from '../../app/forms';
 import { AuthLayout } from './AuthLayout';
 import { FormPasswordField, FormTextField, translateError } from './form-fields';
 
@@ -21,7 +22,7 @@ type ResetRef = NonNullable<ReturnType<typeof useChild<'passwordReset'>>>;
 function EmailStep({ actor, email, busy }: { actor: ResetRef; email: string; busy: boolean }) {
   useSignals();
   const t = useT();
-  const [, { Form, Field }] = useForm<{ email: string }>({ initialValues: { email }, validate: valiForm(ResetEmailSchema), validateOn: 'blur', revalidateOn: 'change' });
+  const [, { Form, Field }] = useForm<{ email: string }>({ initialValues: { email }, validate: validateForm(ResetEmailSchema), validateOn: 'blur', revalidateOn: 'change' });
   return (
     <Form className="stack" onSubmit={(v) => actor.send({ type: 'passwordReset.emailSubmitted', email: v.email.trim() })}>
       <p className="text-muted">{t('auth.reset_email_hint')}</p>
@@ -37,7 +38,7 @@ function CodeStep({ actor, email, busy, resending }: { actor: ResetRef; email: s
   useSignals();
   const t = useT();
   const [, { Form, Field }] = useForm<{ code: string; newPassword: string; passwordConfirmation: string }>({
-    validate: valiForm(ResetCodeFormSchema),
+    validate: validateForm(ResetCodeFormSchema),
     validateOn: 'blur',
     revalidateOn: 'change',
   });
@@ -77,7 +78,7 @@ function NewPasswordStep({ actor, busy }: { actor: ResetRef; busy: boolean }) {
   useSignals();
   const t = useT();
   const [, { Form, Field }] = useForm<{ newPassword: string; passwordConfirmation: string }>({
-    validate: valiForm(NewPasswordFormSchema),
+    validate: validateForm(NewPasswordFormSchema),
     validateOn: 'blur',
     revalidateOn: 'change',
   });

@@ -10,9 +10,9 @@
  * while the screen is open (the sidebar's History link is /profile#transactions) and again once
  * the personal section above has loaded and changed the layout.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
-import { DateTime, Icon, InfoChip, type IconName } from '../../components';
+import { DateTime, Icon, InfoChip, useScrollHints, type IconName } from '../../components';
 import { useT } from '../../i18n';
 import { useUser } from '../../app/hooks';
 import { AvatarEditor } from './AvatarEditor';
@@ -100,6 +100,10 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
   const hash = useHash();
   const anchors = PROFILE_ANCHORS.filter((id) => id !== 'transactions' || transactions !== undefined);
   const active = useActiveSection(anchors);
+  // On tablets and phones the section list is a strip that scrolls sideways: arrows show
+  // where more sections are, and the current one is kept in view.
+  const navRef = useRef<HTMLUListElement>(null);
+  useScrollHints(navRef, active);
 
   useEffect(() => {
     if (!hash || !(PROFILE_ANCHORS as readonly string[]).includes(hash)) return;
@@ -150,7 +154,7 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
 
       <div className="profile-layout">
         <nav className="profile-nav" aria-label={t('profile.nav.label')}>
-          <ul>
+          <ul ref={navRef} className="scroll-hints">
             {anchors.map((id) => (
               <li key={id}>
                 <a href={`#${id}`} className="profile-nav-link" aria-current={active === id ? 'location' : undefined}>

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useForm, valiForm } from '@modular-forms/react';
+import { useForm } from '@modular-forms/react';
 import type { ActorRefFrom } from 'xstate';
 import type { securityMachine } from '../../../machines/security/security.machine';
 import {
@@ -17,9 +17,11 @@ import {
   type PasswordChangeFormValues,
   type TwoFactorCodeFormValues,
 } from '../../../machines/security/security.schemas';
+import { isShownAtField } from '../../../machines/profile/feedback';
 import { Button, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../../components';
 import { useT } from '../../i18n';
 import { useCopy } from '../../app/hooks';
+import { validateForm } from '../../app/forms';
 import { FormPasswordField, FormTextField, translateText } from './form-fields';
 
 type SecurityActor = ActorRefFrom<typeof securityMachine>;
@@ -38,7 +40,7 @@ function PasswordForm({ actor }: { actor: SecurityActor }) {
   const error = useSelector(actor, (s) => s.context.passwordError);
   const fieldErrors = useSelector(actor, (s) => s.context.passwordFieldErrors);
   const [, { Form, Field }] = useForm<PasswordChangeFormValues>({
-    validate: valiForm(PasswordChangeFormSchema),
+    validate: validateForm(PasswordChangeFormSchema),
     validateOn: 'blur',
     revalidateOn: 'change',
   });
@@ -51,7 +53,8 @@ function PasswordForm({ actor }: { actor: SecurityActor }) {
         actor.send({ type: 'security.passwordChangeSubmitted', oldPassword: values.oldPassword, newPassword: values.newPassword, confirmPassword: values.confirmPassword })
       }
     >
-      {error ? (
+      {/* A refusal about one field ("Current password is incorrect") shows at that field only. */}
+      {error && !isShownAtField(error, fieldErrors) ? (
         <InfoChip kind="error" live>
           {translateText(t, error)}
         </InfoChip>
@@ -116,7 +119,7 @@ function CodeForm({
   secondary?: ReactNode;
 }) {
   useSignals();
-  const [, { Form, Field }] = useForm<TwoFactorCodeFormValues>({ validate: valiForm(TwoFactorCodeFormSchema), validateOn: 'blur', revalidateOn: 'change' });
+  const [, { Form, Field }] = useForm<TwoFactorCodeFormValues>({ validate: validateForm(TwoFactorCodeFormSchema), validateOn: 'blur', revalidateOn: 'change' });
   return (
     <Form className="stack" onSubmit={(values) => onSubmit(values.code)}>
       <Field name="code">
