@@ -25,8 +25,10 @@
  * - `closed` (final). Closed by this flow: `closedOrder` holds the order as closed, a success
  *   toast gives the amount received and the parent hears `order.closed {order}` (the app
  *   refreshes the orders and the balances). Already closed when the quote was asked (settled
- *   at expiry, or closed elsewhere): `closedOrder` stays null and `order` is the closed order
- *   (`isClosedElsewhere`); the dialog says so and waits for the trader to dismiss it.
+ *   at expiry, or closed elsewhere, also after a refused close while the dialog waited):
+ *   `closedOrder` stays null and `order` is the closed order with its result and payout
+ *   (`isClosedElsewhere`); the quote and any earlier error are dropped, since they no longer
+ *   apply, and the dialog shows the result until the trader dismisses it.
  * - `failed`: the dialog stays open with the server's text or orders.failed_to_close_order; a
  *   new quote is fetched after `quoteRefresh` (back in `confirming`; the error stays until the
  *   next confirmation), and the trader may confirm again.
@@ -120,6 +122,8 @@ export const orderCloseMachine = setup({
   },
   actions: {
     assignOrder: assign((_, params: { order: OrderDetails }) => ({ order: params.order, quote: params.order.close_quote, quoteError: null })),
+    /** The order is no longer open: its result is what counts; a quote or a refusal from before no longer applies. */
+    assignSettledOrder: assign((_, params: { order: OrderDetails }) => ({ order: params.order, quote: null, quoteError: null, closeError: null })),
     assignQuoteError: assign((_, params: { message: string | null }) => ({ quoteError: { message: params.message, key: DETAILS_FALLBACK_KEY } })),
     clearCloseError: assign({ closeError: null }),
     assignCloseError: assign((_, params: { message: string | null }) => ({ closeError: { message: params.message, key: CLOSE_FALLBACK_KEY } })),
@@ -161,8 +165,8 @@ export const orderCloseMachine = setup({
               {
                 guard: { type: 'isOrderClosed', params: ({ event }) => ({ order: event.output }) },
                 target: '#orderClose.closed',
-                description: 'The order settled (or was closed elsewhere) before this close.',
-                actions: { type: 'assignOrder', params: ({ event }) => ({ order: event.output }) },
+                description: 'The order settled (or was closed elsewhere) before this close: its result replaces the quote and any refusal.',
+                actions: { type: 'assignSettledOrder', params: ({ event }) => ({ order: event.output }) },
               },
               {
                 guard: { type: 'isQuoted', params: ({ event }) => ({ order: event.output }) },

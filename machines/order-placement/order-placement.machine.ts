@@ -5,13 +5,17 @@
  * Lifecycle: long-lived, spawned by the app with systemId 'orderPlacement', so the amount and
  * bet time survive leaving the trading screen. `ready` holds what the trader typed
  * (`orderPlacement.amountChanged`, `orderPlacement.expiryChanged`); the view computes steps and
- * presets with the pure helpers below and sends the result.
+ * presets with the pure helpers below and sends the result. The amount belongs to a currency
+ * (`currency`): when the account currency is another one, the view sends
+ * `orderPlacement.currencyChanged {currency, amount}` with that currency's first preset, so a
+ * 10 typed for USD never becomes 10 BTC.
  *
  * `orderPlacement.placeRequested {direction, setup}` carries what the click is about: whether a
  * session exists, the current pair, the account (the balance actor's selected currency and
  * type) and that account's balance. The bet is checked with `betProblem` (the same stake rules
- * as the server, in locale keys): a refused click stays in `ready` with `problem` set and an
- * error toast. An acceptable one goes to `placing`, which invokes `createOrder` (the real actor
+ * as the server, in locale keys): a refused click stays in `ready` with `problem` set, which
+ * the panel shows in place of the return (no toast: the reason is already on screen next to
+ * the buttons). An acceptable one goes to `placing`, which invokes `createOrder` (the real actor
  * gives every invocation, i.e. every click, a fresh client_request_id and reuses it if it has to
  * retry the request, so a retry never places a second order). Clicks while placing are ignored.
  * Success: a toast with pair, direction, amount and expiry time, and the parent hears
@@ -55,6 +59,8 @@ export interface TradeSetup {
 export interface OrderPlacementContext {
   /** The amount as typed (a comma is accepted as the decimal separator). */
   amount: string;
+  /** The currency `amount` was chosen for (null until the view names one). */
+  currency: string | null;
   expiryValue: number;
   expiryUnit: ExpiryUnit;
   /** The direction of the order being placed (its button shows the spinner). */
@@ -68,6 +74,8 @@ export interface OrderPlacementContext {
 export type OrderPlacementEvent =
   | { type: 'orderPlacement.amountChanged'; amount: string }
   | { type: 'orderPlacement.expiryChanged'; value: number; unit: ExpiryUnit }
+  /** The account currency is now `currency`; `amount` is its first preset. */
+  | { type: 'orderPlacement.currencyChanged'; currency: string; amount: string }
   | { type: 'orderPlacement.placeRequested'; direction: OrderDirection; setup: TradeSetup };
 
 /** POST /api/v2/orders as the createOrder actor receives it. */
@@ -125,7 +133,12 @@ export function betProblem(bet: Pick<OrderPlacementContext, 'amount' | 'expiryVa
   if (!setup.pair) return { field: 'pair', key: 'trading.no_pair_selected' };
   const amountProblem = stakeProblemKey(bet.amount, setup.currency, setup.available);
   if (amountProblem) return amountProblem;
-  const seconds = expirySeconds(bet.expiryValue, bet.expiryUnit);
+  return expiryProblem(bet.expiryValue, bet.expiryUnit);
+}
+
+/** The bet-time part of betProblem (the view shows it as the trader types). */
+export function expiryProblem(value: number, unit: ExpiryUnit): BetProblem | null {
+  const seconds = expirySeconds(value, unit);
   if (!Number.isInteger(seconds) || seconds < ORDER_MIN_EXPIRY_SECONDS || seconds > ORDER_MAX_EXPIRY_SECONDS) {
     return { field: 'expiry', key: 'trading.expiry_range' };
   }
@@ -182,6 +195,10 @@ export const orderPlacementMachine = setup({
     }),
   },
   guards: {
+    isOtherCurrency: ({ context, event }) => {
+      assertEvent(event, 'orderPlacement.currencyChanged');
+      return context.currency !== event.currency;
+    },
     isBetRefused: ({ context, event }) => {
       assertEvent(event, 'orderPlacement.placeRequested');
       return betProblem(context, event.setup) !== null;
@@ -192,6 +209,10 @@ export const orderPlacementMachine = setup({
       assertEvent(event, 'orderPlacement.amountChanged');
       return { amount: event.amount, problem: null };
     }),
+    assignCurrency: assign(({ event }) => {
+      assertEvent(event, 'orderPlacement.currencyChanged');
+      return { currency: event.currency, amount: event.amount, problem: null };
+    }),
     assignExpiry: assign(({ event }) => {
       assertEvent(event, 'orderPlacement.expiryChanged');
       return { expiryValue: event.value, expiryUnit: event.unit, problem: null };
@@ -200,10 +221,6 @@ export const orderPlacementMachine = setup({
       assertEvent(event, 'orderPlacement.placeRequested');
       return { problem: betProblem(context, event.setup) };
     }),
-    toastProblem: sendParent(({ context }): OrderPlacementParentEvent => ({
-      type: 'toast.requested',
-      toast: { type: 'error', messageKey: context.problem?.key ?? CREATE_FALLBACK_KEY, params: context.problem?.params },
-    })),
     startPlacing: assign(({ event }) => {
       assertEvent(event, 'orderPlacement.placeRequested');
       return { direction: event.direction, problem: null };
@@ -220,6 +237,7 @@ export const orderPlacementMachine = setup({
   id: 'orderPlacement',
   context: {
     amount: DEFAULT_AMOUNT,
+    currency: null,
     expiryValue: DEFAULT_EXPIRY.value,
     expiryUnit: DEFAULT_EXPIRY.unit,
     direction: null,
@@ -229,13 +247,18 @@ export const orderPlacementMachine = setup({
   on: {
     'orderPlacement.amountChanged': { actions: 'assignAmount' },
     'orderPlacement.expiryChanged': { actions: 'assignExpiry' },
+    'orderPlacement.currencyChanged': {
+      guard: 'isOtherCurrency',
+      description: 'Another account currency: its first preset replaces the amount.',
+      actions: 'assignCurrency',
+    },
   },
   initial: 'ready',
   states: {
     ready: {
       on: {
         'orderPlacement.placeRequested': [
-          { guard: 'isBetRefused', description: 'Nothing is sent; the reason shows at the field and in a toast.', actions: ['assignProblem', 'toastProblem'] },
+          { guard: 'isBetRefused', description: 'Nothing is sent; the panel shows the reason next to the buttons.', actions: 'assignProblem' },
           { target: 'placing', actions: 'startPlacing' },
         ],
       },

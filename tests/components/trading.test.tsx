@@ -11,11 +11,13 @@ import userEvent from '@testing-library/user-event';
 import type { Order, OrderDetails, OrderListResponse } from '../../contract/orders';
 import { filterPairs, PairSelectorModal } from '../../src/features/trading/PairSelectorModal';
 import { BetPanel } from '../../src/features/trading/BetPanel';
+import { changeTrend } from '../../src/features/trading/ChartPanel';
 import { OrdersPanel } from '../../src/features/trading/OrdersPanel';
 import { OrderCloseDialog } from '../../src/features/trading/OrderCloseDialog';
 import { amountPresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from '../../src/features/trading/bet-steps';
 import { AAPL, BTCUSD, EURUSD, makeOrder, makePair, quote, settled, details } from '../machines/trading-fixtures';
 import { emptyPage, startTradingApp } from './trading-harness';
+import { formatMoney } from '../../src/i18n/format';
 
 const XAUUSD = makePair('XAUUSD', { category: 'commodities', pair_human_code: 'Gold', precision: 2 });
 const PAIRS = [EURUSD, BTCUSD, AAPL, XAUUSD];
@@ -59,6 +61,14 @@ describe('bet panel helpers', () => {
     expect(potentialReturn('10.01', 'USD', 0.92)).toEqual({ payout: 19.21, profit: 9.2 });
     expect(potentialReturn('', 'USD', 0.92)).toBeNull();
     expect(potentialReturn('0', 'USD', 0.92)).toBeNull();
+  });
+
+  it('shows a change that rounds to 0.00 % as flat (grey, no triangle), never as "-0.00 %"', () => {
+    expect(changeTrend(-0.00004)).toBe('flat');
+    expect(changeTrend(0.00004)).toBe('flat');
+    expect(changeTrend(0)).toBe('flat');
+    expect(changeTrend(-0.00005)).toBe('down');
+    expect(changeTrend(0.0014)).toBe('up');
   });
 
   it('filters pairs by a case-insensitive substring of either code and by category', () => {
@@ -107,6 +117,26 @@ describe('pair selector', () => {
     expect(app.emitted).toContainEqual({ type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: 'BTCUSD', timeframe: '1m', token: 'tok' } });
   });
 
+  it('does not open the on-screen keyboard on a touch screen: focus goes to the current pair', () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes('pointer: coarse'),
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    })) as unknown as typeof window.matchMedia;
+    try {
+      const app = startTradingApp();
+      app.feedPairs(PAIRS, RATES);
+      app.render(<PairSelectorModal data={null} onClose={() => {}} />);
+      const dialog = screen.getByRole('dialog', { name: 'Choose a pair' });
+      expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'EUR/USD, Forex, payout 92%' }));
+      expect(document.activeElement?.tagName).not.toBe('INPUT');
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
   it('is fully translated', () => {
     const app = startTradingApp();
     app.feedPairs(PAIRS, RATES);
@@ -122,13 +152,12 @@ describe('bet panel', () => {
     const user = userEvent.setup();
     const app = startTradingApp();
     app.feedPairs(PAIRS, RATES);
-    app.render(<BetPanel />);
+    const { container } = app.render(<BetPanel />);
     const summary = screen.getByText('Payout').closest('dl')!;
     expect(summary.textContent).toContain('92%');
     expect(summary.textContent).toContain('$19.20');
     expect(summary.textContent).toContain('+$9.20');
-    expect(screen.getByText('Demo account')).toBeTruthy();
-    expect(screen.getByText('$10,000.00')).toBeTruthy();
+    expect(container.querySelector('.bet-account')?.textContent).toBe('Demo account$10,000.00');
 
     await user.click(screen.getByRole('button', { name: 'Increase amount' }));
     expect((screen.getByLabelText('Amount, USD') as HTMLInputElement).value).toBe('20');
@@ -143,27 +172,104 @@ describe('bet panel', () => {
     expect((screen.getByLabelText('Bet time') as HTMLInputElement).value).toBe('55');
   });
 
-  it('refuses a bad amount at the field without a request', async () => {
+  it('refuses a bad amount without a request: the reason in place of the return, never a payout for it, no toast', async () => {
     const user = userEvent.setup();
     const app = startTradingApp();
     app.feedPairs(PAIRS, RATES);
-    app.render(<BetPanel />);
+    const { container } = app.render(<BetPanel />);
     const amount = screen.getByLabelText('Amount, USD');
+    const slot = () => container.querySelector('.bet-outcome')!;
+    const up = screen.getByRole('button', { name: 'Up' });
     await user.clear(amount);
     await user.type(amount, '10.005');
     await user.tab();
-    expect(screen.getByText('USD amounts can have at most 2 decimals')).toBeTruthy();
+    expect(slot().querySelector('.bet-problem-text')?.textContent).toBe('USD amounts can have at most 2 decimals');
     expect(amount.getAttribute('aria-invalid')).toBe('true');
+    // Read with the field (the visible copy in the slot is not read twice).
+    expect(document.getElementById(amount.getAttribute('aria-describedby')!)?.textContent).toBe('USD amounts can have at most 2 decimals');
+
+    for (const [typed, reason] of [
+      ['6000', 'Maximum bet is $5,000.00'],
+      ['0.5', 'Minimum bet is $1.00'],
+      ['10001', 'Maximum bet is $5,000.00'],
+    ]) {
+      await user.clear(amount);
+      await user.type(amount, typed);
+      expect(slot().querySelector('.bet-problem-text')?.textContent).toBe(reason);
+      // The summary stays in place (invisible) so the buttons do not move, and shows no return.
+      const summary = slot().querySelector('dl')!;
+      expect(summary.hasAttribute('data-concealed')).toBe(true);
+      expect(summary.textContent).toContain('Return—');
+      expect(summary.textContent).toContain('Profit—');
+      expect(up.getAttribute('aria-describedby')).toBe(slot().querySelector('.bet-problem-text')?.id);
+    }
+    await user.click(up);
+    await user.click(screen.getByRole('button', { name: 'Down' }));
+    expect(app.calls.createOrder).toEqual([]);
+    expect(app.child('toasts').getSnapshot().context.toasts).toEqual([]);
 
     await user.clear(amount);
-    await user.type(amount, '6000');
+    await user.type(amount, '50');
+    expect(slot().querySelector('.bet-problem-text')).toBeNull();
+    expect(slot().querySelector('dl')?.textContent).toContain('Return$96.00');
+  });
+
+  it('shows a refused bet time once, in the panel, not also as a toast', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp();
+    app.feedPairs(PAIRS, RATES);
+    const { container } = app.render(<BetPanel />);
+    await user.click(screen.getByRole('radio', { name: 'Seconds' }));
+    const time = screen.getByLabelText('Bet time');
+    await user.clear(time);
+    await user.type(time, '2');
     await user.click(screen.getByRole('button', { name: 'Up' }));
-    expect(screen.getByText('Maximum bet is $5,000.00')).toBeTruthy();
-    await user.clear(amount);
-    await user.type(amount, '10001');
-    await user.click(screen.getByRole('button', { name: 'Down' }));
-    expect(screen.getAllByText('Maximum bet is $5,000.00').length).toBeGreaterThan(0);
+    expect(container.querySelector('.bet-problem-text')?.textContent).toBe('Bet time must be from 5 seconds to 4 hours');
+    expect(time.getAttribute('aria-invalid')).toBe('true');
     expect(app.calls.createOrder).toEqual([]);
+    expect(app.child('toasts').getSnapshot().context.toasts).toEqual([]);
+  });
+
+  it('marks the real account unmistakably and offers a deposit when its balance is too low', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp({}, { balances: { USD: { RealBalance: 5, DemoBalance: 10000 } } });
+    app.feedPairs(PAIRS, RATES);
+    act(() => app.child('balance').send({ type: 'balance.typeChosen', balanceType: 'RealBalance' }));
+    const { container } = app.render(<BetPanel />);
+    const account = container.querySelector('.bet-account')!;
+    expect(account.getAttribute('data-type')).toBe('RealBalance');
+    expect(account.textContent).toBe('Real account$5.00');
+    expect(account.querySelector('svg')).not.toBeNull();
+    // The buttons say which account they trade on.
+    expect(container.querySelector('.bet-summary')?.textContent).toContain('AccountReal account');
+    // 10 is more than the 5 on the account: said at once, with a way to add money.
+    expect(container.querySelector('.bet-problem-text')?.textContent).toBe('Insufficient balance');
+    await user.click(screen.getByRole('button', { name: 'Deposit' }));
+    expect(app.child('modals').getSnapshot().context.open.map((m: { id: string }) => m.id)).toEqual(['deposit']);
+
+    // The demo account has no deposit: only the reason.
+    act(() => app.child('balance').send({ type: 'balance.typeChosen', balanceType: 'DemoBalance' }));
+    await user.clear(screen.getByLabelText('Amount, USD'));
+    await user.type(screen.getByLabelText('Amount, USD'), '20000');
+    expect(container.querySelector('.bet-problem-text')?.textContent).toBe('Maximum bet is $5,000.00');
+    expect(screen.queryByRole('button', { name: 'Deposit' })).toBeNull();
+  });
+
+  it('starts another currency at its own first preset, and its presets fit', async () => {
+    const user = userEvent.setup();
+    const app = startTradingApp({}, { balances: { USD: { RealBalance: 0, DemoBalance: 10000 }, BTC: { RealBalance: 0, DemoBalance: 1 } } });
+    app.feedPairs(PAIRS, RATES);
+    const { container } = app.render(<BetPanel />);
+    await user.clear(screen.getByLabelText('Amount, USD'));
+    await user.type(screen.getByLabelText('Amount, USD'), '40');
+    act(() => app.child('balance').send({ type: 'balance.currencyChosen', currency: 'BTC' }));
+    expect((screen.getByLabelText('Amount, BTC') as HTMLInputElement).value).toBe('0.0001');
+    const presets = [...container.querySelectorAll('.bet-preset')];
+    expect(presets.map((b) => b.textContent)).toEqual(['0.0001', '0.00025', '0.0005', '0.001']);
+    expect(presets[0].getAttribute('aria-pressed')).toBe('true');
+    expect(presets[1].getAttribute('aria-label')).toBe(formatMoney(0.00025, 'BTC', 'en', { decimals: 5 }));
+    act(() => app.child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' }));
+    expect((screen.getByLabelText('Amount, USD') as HTMLInputElement).value).toBe('10');
   });
 
   it('places the order on the demo account with a spinner in the pressed button and toasts it', async () => {
@@ -210,8 +316,8 @@ describe('orders panel', () => {
     try {
       const now = Date.UTC(2026, 0, 1, 12, 0, 0);
       vi.setSystemTime(now);
-      const up = makeOrder({ order_id: 1, amount: 100, open_price: 1.16, currency_amount: 100 / 1.16, created_at_ms: now - 20_000, expires_at_ms: now + 40_000 });
-      const down = makeOrder({ order_id: 2, direction: 'down', amount: 100, open_price: 1.16, currency_amount: 100 / 1.16, created_at_ms: now - 30_000, expires_at_ms: now + 30_000 });
+      const up = makeOrder({ order_id: 1, amount: 100, potential_return: 192, open_price: 1.16, currency_amount: 100 / 1.16, created_at_ms: now - 20_000, expires_at_ms: now + 40_000 });
+      const down = makeOrder({ order_id: 2, direction: 'down', amount: 100, potential_return: 192, open_price: 1.16, currency_amount: 100 / 1.16, created_at_ms: now - 30_000, expires_at_ms: now + 30_000 });
       const won = settled(makeOrder({ order_id: 3, amount: 10 }), 'won', 19.2);
       const app = startTradingApp({ listOrders: (q) => Promise.resolve(q.status === 'open' ? page([up, down]) : page([won], 25)) });
       app.feedPairs(PAIRS, { EURUSD: 1.17 });
@@ -222,21 +328,29 @@ describe('orders panel', () => {
       expect(cards).toHaveLength(2);
       const first = within(cards[0]).getByRole('button', { name: /EUR\/USD Up/ });
       expect(first.textContent).toContain('0:40');
-      expect(cards[0].querySelector('[data-tone="gain"]')?.textContent).toContain('+$0.86');
-      expect(cards[1].querySelector('[data-tone="loss"]')?.textContent).toContain('-$0.86');
+      // The headline: the result if it ended now (a win pays stake x payout, a loss costs the stake).
+      expect(first.textContent).toContain('If it ends now');
+      expect(cards[0].querySelector('.order-outcome[data-tone="gain"]')?.textContent).toBe('+$92.00');
+      expect(cards[1].querySelector('.order-outcome[data-tone="loss"]')?.textContent).toBe('-$100.00');
+      expect(first.getAttribute('aria-label')).toBe('EUR/USD Up, $100.00, 0:40 left, if it ends now +$92.00. Show details');
       expect(within(cards[0]).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('33');
       expect(screen.getByRole('tab', { name: /Active/ }).textContent).toContain('2');
 
       fireEvent.click(first);
       expect(first.getAttribute('aria-expanded')).toBe('true');
       expect(within(cards[0]).getByText('Open price')).toBeTruthy();
-      expect(within(cards[0]).getByText('Live estimate')).toBeTruthy();
+      // The spec's estimate, under its own label in the details: the stake's value change.
+      expect(within(cards[0]).getByText('Position value change')).toBeTruthy();
+      expect(cards[0].querySelector('.order-estimate')?.textContent).toBe('+$0.86');
       expect(within(cards[0]).getByText('#1')).toBeTruthy();
 
       fireEvent.mouseDown(screen.getByRole('tab', { name: 'All' }));
       fireEvent.click(screen.getByRole('tab', { name: 'All' }));
       await waitFor(() => expect(screen.getByText('Won')).toBeTruthy());
       expect(screen.getByText('+$9.20')).toBeTruthy();
+      // A closed order says when it closed, in the collapsed row too.
+      const closedRow = screen.getByText('Won').closest('.order-summary')!;
+      expect(closedRow.querySelector('.order-foot')?.textContent).toMatch(/^Closed\d\d\.\d\d\.\d{4} \d\d:\d\d$/);
       const pagination = screen.getByRole('navigation', { name: 'Pagination' });
       expect(within(pagination).getByRole('button', { name: 'Page 3' })).toBeTruthy();
       fireEvent.click(within(pagination).getByRole('button', { name: 'Page 2' }));
@@ -284,6 +398,11 @@ describe('orders panel', () => {
       expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeTruthy();
       const toasts = () => app.child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string }) => t.messageKey);
       await waitFor(() => expect(toasts()).toEqual(['orders.settled_won']));
+      // After a trade the empty Active tab points to the settled orders, not to a first trade.
+      expect(screen.getByText('Your settled orders are in All. Place a new trade any time.')).toBeTruthy();
+      expect(screen.queryByText(/Place your first trade/)).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Show all orders' }));
+      expect(app.child('orders').getSnapshot().context.tab).toBe('all');
       expect(lookups).toEqual([[7]]);
       // The late push of the same settlement does not toast again.
       act(() => app.push('order_update', { change: 'settled', order: settled(expired, 'won', 19.2) }));
@@ -344,11 +463,21 @@ describe('close confirmation', () => {
     expect(toasts).toEqual(['orders.order_closed_successfully']);
   });
 
-  it('says when the order has already closed', async () => {
+  it('says when the order has already closed, with its result and payout', async () => {
     const app = startTradingApp({ getOrder: () => Promise.resolve(details(settled(order, 'lost', 0), null)) });
     app.actor.send({ type: 'flow.orderCloseStarted', orderId: 42 });
     app.render(<OrderCloseDialog actor={app.child('orderClose')} />);
-    expect(await screen.findByText('This order has already closed.')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: /Close for/ })).toBeNull();
+    const dialog = await screen.findByRole('dialog', { name: 'Order already closed' });
+    expect(within(dialog).getByRole('status').textContent).toBe('It is no longer open, so there is nothing to close. Its result:StatusLostPaid out$0.00Profit/loss-$100.00');
+    expect(within(dialog).queryByRole('button', { name: /Close for/ })).toBeNull();
+  });
+
+  it('opens with the focus on Cancel, not on the button that closes the order', async () => {
+    const app = startTradingApp({ getOrder: () => Promise.resolve(details(order, quote(181.34))) });
+    app.actor.send({ type: 'flow.orderCloseStarted', orderId: 42 });
+    app.render(<OrderCloseDialog actor={app.child('orderClose')} />);
+    const dialog = screen.getByRole('dialog', { name: 'Close the order now?' });
+    await within(dialog).findByRole('button', { name: 'Close for $181.34' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
   });
 });

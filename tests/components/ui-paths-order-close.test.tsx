@@ -98,11 +98,20 @@ function driver(session: ReturnType<typeof startClose>): UiDriver {
         expect(within(toasts).getByRole('status').textContent).toContain(`Order closed successfully: EUR/USD, ${formatMoney(context.closedOrder!.payout!, 'USD', 'en')} received`);
         return;
       }
-      const dialog = screen.getByRole('dialog', { name: en.orders.close_title });
+      const dialog = screen.getByRole('dialog', { name: state === 'alreadyClosed' ? en.orders.already_closed_title : en.orders.close_title });
       const q = within(dialog);
       if (context.order) expect(dialog.textContent).toContain(`EUR/USD Up, stake ${usd(context.order.amount)}`);
       if (state === 'alreadyClosed') {
-        expect(q.getByText(en.orders.already_closed)).toBeTruthy();
+        // The order ended first: its result and payout, and nothing that contradicts it (no
+        // quote, no refusal from an earlier attempt, no Close button).
+        const result = q.getByRole('status');
+        expect(result.textContent).toContain(en.orders.already_closed);
+        expect(result.textContent).toContain(en.orders.result.won);
+        expect(result.textContent).toContain(`${en.orders.fields.payout}${usd(context.order!.payout!)}`);
+        expect(result.textContent).toContain(`+${usd(context.order!.profit_loss!)}`);
+        expect(q.queryByText(en.orders.failed_to_close_order)).toBeNull();
+        expect(q.queryByText('Price changed, please confirm again')).toBeNull();
+        expect(q.queryByText(en.orders.close_quote)).toBeNull();
         expect(q.getAllByRole('button', { name: en.common.close }).length).toBeGreaterThan(0);
         expect(q.queryByRole('button', { name: /^Close (for|order)/ })).toBeNull();
         return;

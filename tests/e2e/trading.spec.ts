@@ -97,6 +97,9 @@ test('find a pair, place a 5-second demo order, watch it settle and the balance 
   const card = active.locator('.order-card').filter({ hasText: 'ETH/USD' });
   await expect(card).toHaveCount(1);
   await expect(card.getByRole('progressbar')).toBeVisible();
+  // The headline of an open card: the result if it ended now (a win, a loss of the stake, or 0).
+  await expect(card.locator('.order-foot')).toContainText('If it ends now');
+  await expect(card.locator('.order-outcome')).toHaveText(/^(\+\$\d+\.\d\d|-\$10\.00|\$0\.00)$/);
   // The stake is debited at once.
   await expect.poll(async () => (await headerBalance(page)).cents).toBe(before.cents - 1000);
   await screenshot(page, 'trading-desktop-dark');
@@ -144,8 +147,10 @@ test('find a pair, place a 5-second demo order, watch it settle and the balance 
   await expect(page.getByRole('button', { name: /^ETH\/USD, payout/ })).toBeVisible();
   await expect(page.getByRole('radio', { name: '15s' })).toBeChecked();
   await expect(page.locator('.toast')).toHaveCount(0, { timeout: 10_000 });
-  const chartBox = await page.locator('.trading-chart').boundingBox();
+  // The candles themselves take at least 45 % of the screen, and nothing scrolls sideways.
+  const chartBox = await page.locator('.chart-body').boundingBox();
   expect(chartBox!.height).toBeGreaterThanOrEqual(844 * 0.45 - 1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   for (const name of ['Up', 'Down', 'Increase amount', 'Decrease amount']) {
     const box = await page.getByRole('button', { name, exact: true }).boundingBox();
     expect(box!.height, name).toBeGreaterThanOrEqual(44);
@@ -216,7 +221,7 @@ test('close an open order early at the quoted value, in Russian, on a tablet', a
   const received = cents(/получено ([\d\s\u00a0]+,\d{2})\s\$/.exec((await toast.textContent()) ?? '')![1]);
   expect(received).toBeGreaterThan(0);
   expect(received).toBeLessThan(10_000 * 2);
-  await expect(page.locator('.trading-orders').getByRole('heading', { name: 'Нет открытых сделок' })).toBeVisible();
+  await expect(page.locator('.trading-orders').getByRole('heading', { name: 'Нет активных сделок' })).toBeVisible();
   // Stake out, the early-close value in: exactly.
   await expect.poll(async () => (await headerBalance(page)).cents).toBe(before.cents - 10_000 + received);
   await page.locator('.trading-orders').getByRole('tab', { name: 'Все' }).click();

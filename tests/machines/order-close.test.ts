@@ -135,6 +135,30 @@ describe('closing an order', () => {
     expect(actor.getSnapshot().value).toBe('closed');
   });
 
+  it('drops the refusal and the quote when the order turns out closed (it expired while the dialog was open)', async () => {
+    vi.useFakeTimers();
+    try {
+      let open = true;
+      const won = settled(order, 'won', 192);
+      const { actor, parentEvents } = withServer({
+        fetch: () => Promise.resolve(open ? details(order, quote(50, { valid_for_ms: 3000 })) : details(won, null)),
+        close: () => Promise.reject(new Error('Price changed, please confirm again')),
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      actor.send({ type: 'orderClose.confirmed' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(actor.getSnapshot().value).toBe('failed');
+      open = false;
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(actor.getSnapshot().value).toBe('closed');
+      expect(actor.getSnapshot().context).toMatchObject({ closeError: null, quote: null, quoteError: null, closedOrder: null });
+      expect(actor.getSnapshot().context.order).toMatchObject({ result: 'won', payout: 192 });
+      expect(parentEvents.filter((e) => e.type === 'toast.requested')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says when the order already closed, and when the details cannot be loaded', async () => {
     const done = withServer({ fetch: () => Promise.resolve(details(settled(order, 'lost', 0), null)), close: () => Promise.reject(new Error('unused')) });
     const broken = withServer({ fetch: () => Promise.reject(undefined), close: () => Promise.reject(new Error('unused')) });

@@ -34,6 +34,7 @@ const events: AnyEventObject[] = [
   { type: 'orderPlacement.amountChanged', amount: '0' },
   { type: 'orderPlacement.expiryChanged', value: 5, unit: 'seconds' },
   { type: 'orderPlacement.expiryChanged', value: 300, unit: 'minutes' },
+  { type: 'orderPlacement.currencyChanged', currency: 'BTC', amount: '0.0001' },
   { type: 'orderPlacement.placeRequested', direction: 'up', setup: ready },
   { type: 'orderPlacement.placeRequested', direction: 'down', setup: { ...ready, loggedIn: false } },
   { type: 'xstate.done.actor.createOrder', output: opened },
@@ -140,15 +141,32 @@ describe('placing an order', () => {
     ]);
   });
 
-  it('refuses a bad bet without a request and says why', () => {
+  it('refuses a bad bet without a request and says why in the panel only (no toast)', () => {
     const { actor, parentEvents, requests } = placing(() => Promise.reject(new Error('never')));
     actor.send({ type: 'orderPlacement.amountChanged', amount: '200' });
     actor.send({ type: 'orderPlacement.placeRequested', direction: 'up', setup: { ...ready, available: 150 } });
     expect(requests).toEqual([]);
     expect(actor.getSnapshot().context.problem).toEqual({ field: 'amount', key: 'trading.insufficient_balance' });
-    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'error', messageKey: 'trading.insufficient_balance' } }]);
+    actor.send({ type: 'orderPlacement.expiryChanged', value: 2, unit: 'seconds' });
+    actor.send({ type: 'orderPlacement.amountChanged', amount: '100' });
+    actor.send({ type: 'orderPlacement.placeRequested', direction: 'up', setup: ready });
+    expect(actor.getSnapshot().context.problem).toEqual({ field: 'expiry', key: 'trading.expiry_range' });
+    expect(parentEvents).toEqual([]);
     actor.send({ type: 'orderPlacement.amountChanged', amount: '100' });
     expect(actor.getSnapshot().context.problem).toBeNull();
+  });
+
+  it('resets the amount to the new currency\'s first preset, once per currency', () => {
+    const { actor } = placing(() => Promise.reject(new Error('never')));
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD', amount: '10' });
+    actor.send({ type: 'orderPlacement.amountChanged', amount: '40' });
+    // The same currency again (a re-render) keeps what the trader typed.
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD', amount: '10' });
+    expect(actor.getSnapshot().context).toMatchObject({ amount: '40', currency: 'USD' });
+    actor.send({ type: 'orderPlacement.placeRequested', direction: 'up', setup: { ...ready, available: 1 } });
+    expect(actor.getSnapshot().context.problem).not.toBeNull();
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'BTC', amount: '0.0001' });
+    expect(actor.getSnapshot().context).toMatchObject({ amount: '0.0001', currency: 'BTC', problem: null });
   });
 
   it('toasts the server text of a refused order, or the fallback', async () => {

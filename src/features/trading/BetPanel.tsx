@@ -1,22 +1,31 @@
 /**
  * The bet: amount with - / + and quick presets, bet time with - / + and a seconds / minutes
- * switch, the account it trades on, the payout and what a win returns (before the click), and
- * the two large Up / Down buttons. All of it lives in the orderPlacement actor; the click sends
- * what the session, the pairs and the balance actors know at that moment. A refused amount is
- * shown at the field (after the first blur, or at once after a refused click); the pressed
- * button shows a spinner while the order is placed.
+ * switch, the account it trades on (real money unmistakable: its own colour, a wallet icon and
+ * the word), the payout and what a win returns (before the click), and the two large Up / Down
+ * buttons. All of it lives in the orderPlacement actor; the click sends what the session, the
+ * pairs and the balance actors know at that moment.
+ *
+ * One slot between the fields and the buttons holds either the payout / return / profit or,
+ * when the bet would be refused, the reason (an amount over the maximum, under the minimum or
+ * over the balance never shows a return): its height is reserved, so a message never moves the
+ * Up / Down buttons. The field concerned is marked invalid and carries the same text for
+ * assistive tech. A real account without enough money gets a Deposit button there. When the
+ * account currency changes, the amount starts again at that currency's first preset. The
+ * pressed button shows a spinner while the order is placed.
  */
-import { useId, useState } from 'react';
+import { useId, useLayoutEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { findCurrency } from '../../../contract/currencies';
 import type { OrderDirection } from '../../../contract/orders';
 import { selectBalance } from '../../../machines/balance/balance.machine';
 import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
-import { stakeProblemKey, type ExpiryUnit, type TradeSetup } from '../../../machines/order-placement/order-placement.machine';
-import { Button, IconButton, Money, SegmentedControl, TextField } from '../../components';
+import { expiryProblem, stakeProblemKey, type BetProblem, type ExpiryUnit, type TradeSetup } from '../../../machines/order-placement/order-placement.machine';
+import { Button, Icon, IconButton, Money, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useBalanceActor, useSessionActor } from '../../app/runtime';
-import { amountPresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from './bet-steps';
+import { useModalControls } from '../../app/hooks';
+import { MODAL_IDS } from '../../app/modal-registry';
+import { amountPresets, convertExpiry, firstPreset, potentialReturn, presetDecimals, stepAmount, stepExpiry } from './bet-steps';
 import { useOrderPlacementActor, usePairsActor } from './hooks';
 
 export function BetPanel({ compact = false }: { compact?: boolean }) {
@@ -26,9 +35,12 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
   const pairs = usePairsActor();
   const balance = useBalanceActor();
   const session = useSessionActor();
+  const modals = useModalControls();
   const summaryId = useId();
+  const problemId = useId();
 
   const amount = useSelector(placement, (s) => s.context.amount);
+  const amountCurrency = useSelector(placement, (s) => s.context.currency);
   const expiryValue = useSelector(placement, (s) => s.context.expiryValue);
   const expiryUnit = useSelector(placement, (s) => s.context.expiryUnit);
   const placingDirection = useSelector(placement, (s) => (s.matches('placing') ? s.context.direction : null));
@@ -40,11 +52,30 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
   const loggedIn = useSelector(session, (s) => s.hasTag('authenticated'));
   const [touched, setTouched] = useState(false);
 
-  const symbol = findCurrency(currency)?.symbol ?? currency;
-  const liveProblem = touched ? stakeProblemKey(amount, currency, available) : null;
-  const amountProblem = problem?.field === 'amount' ? problem : liveProblem;
-  const expiryProblem = problem?.field === 'expiry' ? problem : null;
-  const win = pair ? potentialReturn(amount, currency, pair.payout_rate) : null;
+  // An amount belongs to its currency: another account currency starts at its own first preset.
+  useLayoutEffect(() => {
+    if (currency && amountCurrency !== currency) {
+      placement.send({ type: 'orderPlacement.currencyChanged', currency, amount: firstPreset(currency) });
+    }
+  }, [currency, amountCurrency, placement]);
+
+  const real = balanceType === 'RealBalance';
+  const currencyInfo = findCurrency(currency);
+  // Crypto amounts are written with their code, which the field's label already gives.
+  const symbol = currencyInfo?.kind === 'crypto' ? null : (currencyInfo?.symbol ?? currency);
+  const stakeProblem = stakeProblemKey(amount, currency, available);
+  const timeProblem = expiryProblem(expiryValue, expiryUnit);
+  // What the slot shows: the refused click's reason, else what the panel would refuse now (an
+  // empty amount only once the trader has left the field).
+  const liveProblem: BetProblem | null = (stakeProblem && (touched || stakeProblem.key !== 'trading.amount_required') ? stakeProblem : null) ?? timeProblem;
+  const shown = problem ?? liveProblem;
+  const amountError = shown?.field === 'amount' ? t(shown.key, shown.params) : undefined;
+  const expiryIssue = problem?.field === 'expiry' ? problem : timeProblem;
+  const expiryError = expiryIssue ? t(expiryIssue.key, expiryIssue.params) : undefined;
+  const shownInField = shown?.field === 'amount' || shown?.field === 'expiry';
+  const needsDeposit = real && shown?.key === 'trading.insufficient_balance';
+  // A refused amount has no return: never a payout for a bet that cannot be placed.
+  const win = pair && !stakeProblem ? potentialReturn(amount, currency, pair.payout_rate) : null;
   const presets = amountPresets(currency);
   const placing = placingDirection !== null;
 
@@ -63,19 +94,23 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
   };
 
   const timeText = expiryUnit === 'seconds' ? t('trading.duration_seconds', { count: expiryValue }) : t('trading.duration_minutes', { count: expiryValue });
+  const accountWord = real ? t('nav.real_account') : t('nav.demo_account');
 
   return (
-    <section className="bet-panel" data-compact={compact || undefined} aria-labelledby="bet-panel-title">
+    <section className="bet-panel" data-compact={compact || undefined} data-account={real ? 'real' : 'demo'} aria-labelledby="bet-panel-title">
       <h2 id="bet-panel-title" className="visually-hidden">
         {t('trading.bet_panel')}
       </h2>
       <div className="bet-account" data-type={balanceType}>
-        <span className="bet-account-type">{balanceType === 'DemoBalance' ? t('nav.demo_account') : t('nav.real_account')}</span>
+        <span className="bet-account-type">
+          <Icon name={real ? 'wallet' : 'shield'} size={16} />
+          {accountWord}
+        </span>
         <Money amount={available} currency={currency} className="bet-account-amount" />
       </div>
 
       <div className="bet-fields">
-        <div className="bet-field">
+        <div className="bet-field bet-field-amount">
           <TextField
             className="stepper"
             inputClassName="tabular stepper-input"
@@ -87,26 +122,38 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
             leading={
               <>
                 <IconButton icon="minus" className="stepper-button" label={t('trading.amount_decrease')} onClick={() => setAmount(stepAmount(amount, currency, -1))} />
-                <span className="stepper-symbol">{symbol}</span>
+                {symbol ? <span className="stepper-symbol">{symbol}</span> : null}
               </>
             }
             trailing={<IconButton icon="plus" className="stepper-button" label={t('trading.amount_increase')} onClick={() => setAmount(stepAmount(amount, currency, 1))} />}
-            error={amountProblem ? t(amountProblem.key, amountProblem.params) : undefined}
+            error={amountError}
             onChange={(e) => setAmount(e.currentTarget.value)}
             onBlur={() => setTouched(true)}
           />
           {!compact && presets.length ? (
             <div className="bet-presets" role="group" aria-label={t('trading.presets')}>
-              {presets.map((preset) => (
-                <button key={preset} type="button" className="bet-preset tabular" aria-pressed={preset === amount} onClick={() => setAmount(preset)}>
-                  {format.money(Number(preset), currency, { decimals: findCurrency(currency)?.kind === 'crypto' ? undefined : 0 })}
-                </button>
-              ))}
+              {presets.map((preset) => {
+                const money = format.money(Number(preset), currency, { decimals: presetDecimals(preset) });
+                // Crypto presets are tiny numbers: the digits alone fit the button (the label says the currency).
+                const crypto = currencyInfo?.kind === 'crypto';
+                return (
+                  <button
+                    key={preset}
+                    type="button"
+                    className="bet-preset tabular"
+                    aria-pressed={preset === amount}
+                    aria-label={crypto ? money : undefined}
+                    onClick={() => setAmount(preset)}
+                  >
+                    {crypto ? format.number(Number(preset), presetDecimals(preset)) : money}
+                  </button>
+                );
+              })}
             </div>
           ) : null}
         </div>
 
-        <div className="bet-field">
+        <div className="bet-field bet-field-time">
           <TextField
             className="stepper"
             inputClassName="tabular stepper-input"
@@ -138,7 +185,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
                 <IconButton icon="plus" className="stepper-button" label={t('trading.time_increase')} onClick={() => setExpiry(stepExpiry(expiryValue, expiryUnit, 1), expiryUnit)} />
               </>
             }
-            error={expiryProblem ? t(expiryProblem.key, expiryProblem.params) : undefined}
+            error={expiryError}
             onChange={(e) => {
               const digits = e.currentTarget.value.replace(/\D/g, '');
               setExpiry(digits === '' ? 0 : Number(digits), expiryUnit);
@@ -161,24 +208,45 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
         </div>
       </div>
 
-      <dl className="bet-summary" id={summaryId}>
-        <div>
-          <dt>{t('trading.payout')}</dt>
-          <dd className="tabular">{pair ? format.percent(pair.payout_rate) : '—'}</dd>
-        </div>
-        <div>
-          <dt>{t('trading.potential_return')}</dt>
-          <dd>{win ? <Money amount={win.payout} currency={currency} /> : '—'}</dd>
-        </div>
-        <div>
-          <dt>{t('trading.potential_profit')}</dt>
-          <dd>{win ? <Money amount={win.profit} currency={currency} signed tone="gain" /> : '—'}</dd>
-        </div>
-        <div className="visually-hidden">
-          <dt>{t('trading.bet_time')}</dt>
-          <dd>{timeText}</dd>
-        </div>
-      </dl>
+      <div className="bet-outcome" data-problem={shown ? shown.field : undefined}>
+        {shown ? (
+          <div className="bet-problem">
+            {/* A field's reason is read with its field; the rest is announced here. */}
+            <p id={problemId} className="bet-problem-text" role={shownInField ? undefined : problem ? 'alert' : 'status'} aria-hidden={shownInField || undefined}>
+              <Icon name="error" size={16} />
+              <span>{t(shown.key, shown.params)}</span>
+            </p>
+            {needsDeposit ? (
+              <Button variant="primary" size="sm" icon="deposit" className="bet-deposit" onClick={() => modals.open(MODAL_IDS.deposit)}>
+                {t('nav.deposit')}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+        {/* Kept in place (invisible) under a message, so the slot keeps its height. */}
+        <dl className="bet-summary" id={summaryId} data-concealed={shown ? true : undefined}>
+          <div>
+            <dt>{t('trading.payout')}</dt>
+            <dd className="tabular">{pair ? format.percent(pair.payout_rate) : '—'}</dd>
+          </div>
+          <div>
+            <dt>{t('trading.potential_return')}</dt>
+            <dd>{win ? <Money amount={win.payout} currency={currency} /> : '—'}</dd>
+          </div>
+          <div>
+            <dt>{t('trading.potential_profit')}</dt>
+            <dd>{win ? <Money amount={win.profit} currency={currency} signed tone="gain" /> : '—'}</dd>
+          </div>
+          <div className="visually-hidden">
+            <dt>{t('trading.bet_account')}</dt>
+            <dd>{accountWord}</dd>
+          </div>
+          <div className="visually-hidden">
+            <dt>{t('trading.bet_time')}</dt>
+            <dd>{timeText}</dd>
+          </div>
+        </dl>
+      </div>
 
       <div className="bet-buttons">
         <Button
@@ -188,7 +256,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
           loading={placingDirection === 'up'}
           loadingLabel={t('trading.placing')}
           disabled={placing}
-          aria-describedby={summaryId}
+          aria-describedby={shown ? problemId : summaryId}
           onClick={() => place('up')}
         >
           {t('trading.up')}
@@ -200,18 +268,12 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
           loading={placingDirection === 'down'}
           loadingLabel={t('trading.placing')}
           disabled={placing}
-          aria-describedby={summaryId}
+          aria-describedby={shown ? problemId : summaryId}
           onClick={() => place('down')}
         >
           {t('trading.down')}
         </Button>
       </div>
-      {problem && (problem.field === 'session' || problem.field === 'pair') ? (
-        <p className="bet-problem" role="alert">
-          {t(problem.key, problem.params)}
-        </p>
-      ) : null}
     </section>
   );
 }
-

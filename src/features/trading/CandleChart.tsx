@@ -3,7 +3,12 @@
  * actor, the entry prices from the open orders. History is `setData`, a live candle is
  * `update` (the same time replaces the live candle, a newer one appends). Colours are read from
  * the CSS tokens at runtime and applied again when the theme (data-theme on <html>) changes;
- * the chart follows its container's size. Times are shown in the browser's time zone.
+ * the chart follows its container's size. Times are shown in the browser's time zone; prices
+ * (scale, last-price tag, crosshair) with the caller's formatter, so they carry the language's
+ * decimal mark like the rest of the UI. Entry prices are dashed lines with a short arrow and no
+ * axis tag, so they never cover the current price tag or the last candles. The crosshair
+ * follows the pointer and goes when the touch ends or the pointer leaves (on a touch screen
+ * lightweight-charts would keep it until the next tap on the chart).
  * The canvas is hidden from assistive tech: the caller gives the text alternative.
  */
 import { useEffect, useRef } from 'react';
@@ -13,6 +18,7 @@ import {
   createChart,
   LineStyle,
   TickMarkType,
+  TrackingModeExitMode,
   type CandlestickData,
   type IChartApi,
   type IPriceLine,
@@ -26,8 +32,6 @@ export interface EntryLine {
   id: number;
   price: number;
   direction: 'up' | 'down';
-  /** A short label on the price axis ("↑ 10.00"). */
-  title: string;
 }
 
 export interface CandleChartProps {
@@ -35,6 +39,8 @@ export interface CandleChartProps {
   seriesKey: string;
   candles: readonly Candle[];
   precision: number;
+  /** A price as the UI writes it (the language's decimal mark, the pair's precision). */
+  formatPrice: (price: number) => string;
   lines: readonly EntryLine[];
   /** Whether the time axis shows seconds (timeframes under a minute). */
   seconds: boolean;
@@ -70,12 +76,12 @@ function toBar(candle: Candle): CandlestickData<UTCTimestamp> {
   return { time: candle.timestamp as UTCTimestamp, open: candle.open, high: candle.high, low: candle.low, close: candle.close };
 }
 
-export function CandleChart({ seriesKey, candles, precision, lines, seconds, className }: CandleChartProps) {
+export function CandleChart({ seriesKey, candles, precision, formatPrice, lines, seconds, className }: CandleChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
   const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const drawn = useRef<{ key: string; candles: readonly Candle[] }>({ key: '', candles: [] });
-  const priceLines = useRef(new Map<number, IPriceLine>());
+  const priceLines = useRef(new Map<number, { line: IPriceLine; direction: EntryLine['direction'] }>());
   const secondsRef = useRef(seconds);
   secondsRef.current = seconds;
 
@@ -108,6 +114,8 @@ export function CandleChart({ seriesKey, candles, precision, lines, seconds, cla
         },
       },
       crosshair: { vertLine: { color: colors.crosshair }, horzLine: { color: colors.crosshair } },
+      // A touch shows the crosshair while the finger is down, not until the next tap.
+      trackingMode: { exitMode: TrackingModeExitMode.OnTouchEnd },
     });
     const series = chart.addSeries(CandlestickSeries, {
       upColor: colors.gain,
@@ -129,15 +137,32 @@ export function CandleChart({ seriesKey, candles, precision, lines, seconds, cla
         crosshair: { vertLine: { color: c.crosshair }, horzLine: { color: c.crosshair } },
       });
       series.applyOptions({ upColor: c.gain, downColor: c.loss, wickUpColor: c.gain, wickDownColor: c.loss });
-      for (const line of priceLines.current.values()) {
-        const up = line.options().title.startsWith('↑');
-        line.applyOptions({ color: up ? c.gain : c.loss });
-      }
+      for (const { line, direction } of priceLines.current.values()) line.applyOptions({ color: direction === 'up' ? c.gain : c.loss });
     };
     const observer = new MutationObserver(recolor);
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'style', 'class'] });
+
+    // The crosshair goes with the pointer: when a touch ends or is cancelled, when the pointer
+    // leaves the chart, and on a tap anywhere else on the page.
+    const clear = () => chart.clearCrosshairPosition();
+    const onPointerUp = (event: PointerEvent) => {
+      if (event.pointerType !== 'mouse') clear();
+    };
+    const onOutside = (event: PointerEvent) => {
+      if (!(event.target instanceof Node) || !el.contains(event.target)) clear();
+    };
+    el.addEventListener('pointerup', onPointerUp);
+    el.addEventListener('pointercancel', clear);
+    el.addEventListener('pointerleave', clear);
+    el.addEventListener('touchend', clear);
+    document.addEventListener('pointerdown', onOutside, true);
     const lineStore = priceLines.current;
     return () => {
+      el.removeEventListener('pointerup', onPointerUp);
+      el.removeEventListener('pointercancel', clear);
+      el.removeEventListener('pointerleave', clear);
+      el.removeEventListener('touchend', clear);
+      document.removeEventListener('pointerdown', onOutside, true);
       observer.disconnect();
       lineStore.clear();
       drawn.current = { key: '', candles: [] };
@@ -154,6 +179,11 @@ export function CandleChart({ seriesKey, candles, precision, lines, seconds, cla
   useEffect(() => {
     chartRef.current?.applyOptions({ timeScale: { secondsVisible: seconds } });
   }, [seconds]);
+
+  // Prices in the UI's language (decimal mark and grouping) on the scale, the tags and the crosshair.
+  useEffect(() => {
+    chartRef.current?.applyOptions({ localization: { priceFormatter: formatPrice } });
+  }, [formatPrice]);
 
   // History with setData, a moving live candle with update.
   useEffect(() => {
@@ -184,7 +214,7 @@ export function CandleChart({ seriesKey, candles, precision, lines, seconds, cla
     if (!series) return;
     const c = palette();
     const wanted = new Map(lines.map((l) => [l.id, l]));
-    for (const [id, line] of priceLines.current) {
+    for (const [id, { line }] of priceLines.current) {
       if (!wanted.has(id)) {
         series.removePriceLine(line);
         priceLines.current.delete(id);
@@ -192,15 +222,16 @@ export function CandleChart({ seriesKey, candles, precision, lines, seconds, cla
     }
     for (const l of lines) {
       if (priceLines.current.has(l.id)) continue;
+      // No axis tag: several entries near the price would cover the current price tag.
       const line = series.createPriceLine({
         price: l.price,
         color: l.direction === 'up' ? c.gain : c.loss,
         lineWidth: 1,
         lineStyle: LineStyle.Dashed,
-        axisLabelVisible: true,
-        title: l.title,
+        axisLabelVisible: false,
+        title: '',
       });
-      priceLines.current.set(l.id, line);
+      priceLines.current.set(l.id, { line, direction: l.direction });
     }
   }, [lines]);
 

@@ -3,9 +3,11 @@
  * payout) that opens the pair selector and the timeframe switch, and the live price. It shows
  * a skeleton while candles load, the server's reason when the subscription was refused, dims
  * everything while the feed reconnects, draws a dashed entry line for each open order on this
- * pair, and gives screen readers a text alternative (last price and change).
+ * pair, and gives screen readers a text alternative (last price and change). The change is
+ * over the candles shown, "since" the first one's time; a change that rounds to 0.00 % is grey
+ * with no triangle (never a "-0.00 %" in red).
  */
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Pair } from '../../../contract/market';
 import { TIMEFRAMES, TIMEFRAME_SECONDS, type Timeframe } from '../../../contract/user';
@@ -64,6 +66,21 @@ export function TimeframeSwitch({ pair, value }: { pair: Pair | null; value: Tim
   );
 }
 
+/** The direction of a change as it is shown (a percent with 2 decimals): what rounds to 0.00 % is flat. */
+export function changeTrend(ratio: number): 'up' | 'down' | 'flat' {
+  // Half away from zero, as Intl rounds the percent shown.
+  const hundredths = Math.sign(ratio) * Math.round(Math.abs(ratio) * 10_000);
+  return hundredths > 0 ? 'up' : hundredths < 0 ? 'down' : 'flat';
+}
+
+/** "14:05" for a time today, "23.11 14:05" for an earlier day (the first candle shown). */
+function sinceText(ms: number, dateTime: (value: number, options?: { format?: string }) => string): string {
+  const today = new Date();
+  const d = new Date(ms);
+  const sameDay = d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate();
+  return dateTime(ms, { format: sameDay ? 'HH:mm' : 'DD.MM HH:mm' });
+}
+
 export function ChartPanel() {
   const t = useT();
   const format = useFormat();
@@ -94,10 +111,17 @@ export function ChartPanel() {
           id: o.order_id,
           price: o.open_price,
           direction: o.direction,
-          title: `${o.direction === 'up' ? '↑' : '↓'} ${format.money(o.amount, o.currency)}`,
         })),
-    [open, pair?.pair_code, format],
+    [open, pair?.pair_code],
   );
+  const formatPrice = useCallback((price: number) => format.price(price, precision), [format, precision]);
+
+  const trend = summary ? changeTrend(summary.changeRatio) : 'flat';
+  const percentText = summary ? format.percent(trend === 'flat' ? 0 : summary.changeRatio, 2) : '';
+  const firstCandle = candles[0];
+  const since = firstCandle ? sinceText(firstCandle.timestamp * 1000, format.dateTime) : '';
+  const flatPrice = summary ? format.price(0, precision) : '';
+  const changeText = summary ? format.price(Math.abs(summary.change), precision) : '';
 
   const description =
     pair && summary
@@ -105,8 +129,9 @@ export function ChartPanel() {
           pair: pair.pair_human_code,
           timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
           price: format.price(lastPrice ?? summary.last, precision),
-          change: `${summary.change >= 0 ? '+' : '−'}${format.price(Math.abs(summary.change), precision)}`,
-          percent: format.percent(summary.changeRatio, 2),
+          change: changeText === flatPrice ? changeText : `${summary.change >= 0 ? '+' : '−'}${changeText}`,
+          percent: percentText,
+          time: since,
         })
       : t('trading.chart_loading');
 
@@ -121,8 +146,12 @@ export function ChartPanel() {
         <div className="chart-price" aria-hidden={lastPrice === undefined || undefined}>
           {lastPrice !== undefined ? <PriceText value={lastPrice} precision={precision} stale={stale} showDirection /> : <Skeleton width={88} height={20} />}
           {summary ? (
-            <span className={`chart-change tabular ${summary.change > 0 ? 'text-gain' : summary.change < 0 ? 'text-loss' : 'text-neutral'}`}>
-              {summary.change > 0 ? '▲' : summary.change < 0 ? '▼' : '•'} {format.percent(summary.changeRatio, 2)}
+            <span className="chart-change" data-trend={trend} title={t('trading.change_title', { time: since })}>
+              <span className={`chart-change-value tabular ${trend === 'up' ? 'text-gain' : trend === 'down' ? 'text-loss' : 'text-neutral'}`}>
+                {trend === 'up' ? '▲ ' : trend === 'down' ? '▼ ' : null}
+                {percentText}
+              </span>
+              <span className="chart-change-since">{t('trading.change_since', { time: since })}</span>
             </span>
           ) : null}
         </div>
@@ -136,6 +165,7 @@ export function ChartPanel() {
           seriesKey={seriesKey}
           candles={candles}
           precision={precision}
+          formatPrice={formatPrice}
           lines={lines}
           seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
         />

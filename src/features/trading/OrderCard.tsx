@@ -1,9 +1,12 @@
 /**
- * One order in the orders panel: a summary row (direction, pair, account, stake, and either a
- * countdown with a progress bar and the live estimate, or the result and profit/loss) that
- * expands to every field of the spec's Order, with a Close button while it is open.
- * Gains are green with an up arrow and "+", losses red with a down arrow and "-", zero grey:
- * never colour alone.
+ * One order in the orders panel: a summary (direction, pair, account, stake, and either a
+ * countdown with a progress bar, or the result and profit/loss) whose second line gives what
+ * counts at a glance: for an open order the result if it ended now (order-outcome.ts: +stake x
+ * payout in the money, -stake out of it, 0 at the open price), for a closed one when it closed.
+ * It expands to every field of the spec's Order, among them the spec's live estimate (the
+ * stake's value change with the price, "Position value change"), with a Close button while it
+ * is open. Gains are green with an up arrow and "+", losses red with a down arrow and "-", zero
+ * grey: never colour alone.
  */
 import { useId } from 'react';
 import { findCurrency } from '../../../contract/currencies';
@@ -11,6 +14,7 @@ import type { Order } from '../../../contract/orders';
 import { liveEstimate } from '../../../machines/orders/orders.machine';
 import { DateTime, Icon, IconButton, Money, PriceText } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { outcomeIfEndedNow } from './order-outcome';
 
 export interface OrderCardProps {
   order: Order;
@@ -40,6 +44,8 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
   const currentPrice = isOpen ? (price ?? order.current_price) : order.close_price;
   const rate = findCurrency(order.currency)?.rate ?? 1;
   const estimate = isOpen && currentPrice !== null ? liveEstimate(order, currentPrice, rate) : null;
+  const outcome = isOpen ? outcomeIfEndedNow(order, currentPrice) : null;
+  const closedAt = order.close_time ?? order.expires_at;
   const remaining = Math.max(0, order.expires_at_ms - now);
   const span = Math.max(1, order.expires_at_ms - order.created_at_ms);
   const elapsed = Math.min(100, Math.max(0, Math.round(((now - order.created_at_ms) / span) * 100)));
@@ -49,8 +55,23 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
   const result = order.result ? t(`orders.result.${order.result}`) : t('orders.status_open');
   const stake = format.money(order.amount, order.currency);
   const summary = isOpen
-    ? t('orders.card_open', { pair: order.pair_human_code, direction, amount: stake, time: format.countdown(remaining) })
-    : t('orders.card_closed', { pair: order.pair_human_code, direction, amount: stake, result });
+    ? outcome
+      ? t('orders.card_open_outcome', {
+          pair: order.pair_human_code,
+          direction,
+          amount: stake,
+          time: format.countdown(remaining),
+          outcome: format.money(outcome.amount, order.currency, { signed: true }),
+        })
+      : t('orders.card_open', { pair: order.pair_human_code, direction, amount: stake, time: format.countdown(remaining) })
+    : t('orders.card_closed', {
+        pair: order.pair_human_code,
+        direction,
+        amount: stake,
+        result,
+        profit: format.money(order.profit_loss ?? 0, order.currency, { signed: true }),
+        time: format.dateTime(closedAt),
+      });
 
   return (
     <li className="order-card" data-status={order.status} data-result={order.result ?? undefined} data-order-id={order.order_id}>
@@ -68,10 +89,7 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
         </span>
         <span className="order-side">
           {isOpen ? (
-            <>
-              <span className="order-countdown tabular">{settling ? t('orders.settling') : format.countdown(remaining)}</span>
-              {estimate !== null ? <Money amount={estimate} currency={order.currency} signed tone="auto" className="order-estimate" /> : null}
-            </>
+            <span className="order-countdown tabular">{settling ? t('orders.settling') : format.countdown(remaining)}</span>
           ) : (
             <>
               <span className={`order-result order-result-${order.result ?? 'open'}`}>{result}</span>
@@ -80,6 +98,17 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
           )}
         </span>
         <Icon name="chevron" size={16} direction={expanded ? 'up' : 'down'} className="order-chevron" />
+        {isOpen ? (
+          <span className="order-foot" data-outcome={outcome?.kind}>
+            <span className="order-foot-label">{t('orders.if_ends_now')}</span>
+            {outcome ? <Money amount={outcome.amount} currency={order.currency} signed tone="auto" className="order-outcome" /> : <span className="order-outcome">—</span>}
+          </span>
+        ) : (
+          <span className="order-foot">
+            <span className="order-foot-label">{t('orders.fields.closed')}</span>
+            <DateTime value={closedAt} className="order-closed-at" />
+          </span>
+        )}
       </button>
       {isOpen && !settling ? (
         <IconButton icon="close" size="sm" className="order-close" label={t('orders.close_order', { pair: order.pair_human_code, id: order.order_id })} onClick={() => onClose(order.order_id)} />
@@ -127,7 +156,7 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
                 <DateTime value={order.created_at_ms} withSeconds />
               </Field>
               <Field label={isOpen ? t('orders.fields.expires') : t('orders.fields.closed')}>
-                <DateTime value={isOpen ? order.expires_at_ms : (order.close_time ?? order.expires_at)} withSeconds />
+                <DateTime value={isOpen ? order.expires_at_ms : closedAt} withSeconds />
               </Field>
               <Field label={t('orders.fields.payout_rate')}>
                 <span className="tabular">{format.percent(order.payout_rate)}</span>
@@ -136,9 +165,14 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
                 <Money amount={order.potential_return} currency={order.currency} />
               </Field>
               {isOpen ? (
-                <Field label={t('orders.fields.live_estimate')}>
-                  {estimate !== null ? <Money amount={estimate} currency={order.currency} signed tone="auto" /> : '—'}
-                </Field>
+                <>
+                  <Field label={t('orders.if_ends_now')}>
+                    {outcome ? <Money amount={outcome.amount} currency={order.currency} signed tone="auto" /> : '—'}
+                  </Field>
+                  <Field label={t('orders.fields.live_estimate')}>
+                    {estimate !== null ? <Money amount={estimate} currency={order.currency} signed tone="auto" className="order-estimate" /> : '—'}
+                  </Field>
+                </>
               ) : (
                 <>
                   <Field label={t('orders.fields.payout')}>

@@ -2,11 +2,13 @@
  * The confirmation before closing an order early, fed by the orderClose flow actor: the order,
  * the server's quote ("You receive ..."), refreshed every few seconds, and Confirm. It waits
  * visibly for a quote, keeps the dialog open with the server's reason when a close is refused,
- * and closes itself (ending the flow) once this flow closed the order; an order found already
- * closed is said so until the trader dismisses the dialog. Built on Modal rather than
- * ConfirmDialog because Confirm must stay disabled until there is a quote to confirm.
+ * and closes itself (ending the flow) once this flow closed the order. An order found already
+ * closed (it expired while the dialog was open, or was closed elsewhere) shows its result and
+ * payout, and nothing else, until the trader dismisses the dialog. Focus opens on Cancel, never
+ * on the button that closes the order. Built on Modal rather than ConfirmDialog because Confirm
+ * must stay disabled until there is a quote to confirm.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { isClosedElsewhere, minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
 import { Button, InfoChip, Modal, Money, Spinner } from '../../components';
@@ -34,6 +36,7 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
   const quoteError = useSelector(actor, (s) => s.context.quoteError);
   const closeError = useSelector(actor, (s) => s.context.closeError);
   const end = () => app.send({ type: 'flow.orderCloseEnded' });
+  const cancelRef = useRef<HTMLButtonElement>(null);
 
   // Closed by this flow: the toast tells the result, the dialog goes.
   useEffect(() => {
@@ -46,7 +49,31 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
 
   let quoteView;
   if (state === 'alreadyClosed') {
-    quoteView = <InfoChip kind="info">{t('orders.already_closed')}</InfoChip>;
+    quoteView = order ? (
+      <div role="status" className="close-result">
+        <p className="close-result-lead">{t('orders.already_closed')}</p>
+        <dl className="close-result-fields">
+          <div>
+            <dt>{t('orders.fields.status')}</dt>
+            <dd className={`order-result order-result-${order.result ?? 'open'}`}>{order.result ? t(`orders.result.${order.result}`) : t('orders.status_open')}</dd>
+          </div>
+          <div>
+            <dt>{t('orders.fields.payout')}</dt>
+            <dd>
+              <Money amount={order.payout ?? 0} currency={order.currency} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('orders.fields.profit_loss')}</dt>
+            <dd>
+              <Money amount={order.profit_loss ?? 0} currency={order.currency} signed tone="auto" />
+            </dd>
+          </div>
+        </dl>
+      </div>
+    ) : (
+      <InfoChip kind="info">{t('orders.already_closed')}</InfoChip>
+    );
   } else if (state === 'quoteFailed') {
     quoteView = (
       <div className="stack stack-sm">
@@ -82,7 +109,7 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
   }
 
   const description = order
-    ? t('orders.close_message', {
+    ? t(state === 'alreadyClosed' ? 'orders.close_message_closed' : 'orders.close_message', {
         pair: order.pair_human_code,
         direction: order.direction === 'up' ? t('trading.up') : t('trading.down'),
         amount: format.money(order.amount, order.currency),
@@ -93,13 +120,14 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
     <Modal
       open
       onOpenChange={(open) => (open ? undefined : end())}
-      title={t('orders.close_title')}
+      title={state === 'alreadyClosed' ? t('orders.already_closed_title') : t('orders.close_title')}
       description={description}
       size="sm"
       dismissible={!closing}
+      initialFocus={cancelRef}
       footer={
         <>
-          <Button variant="secondary" onClick={end} disabled={closing}>
+          <Button ref={cancelRef} variant="secondary" onClick={end} disabled={closing}>
             {state === 'alreadyClosed' ? t('common.close') : t('common.cancel')}
           </Button>
           {state !== 'alreadyClosed' ? (
@@ -118,7 +146,7 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
     >
       <div className="stack stack-sm">
         {quoteView}
-        {closeError ? (
+        {closeError && state !== 'alreadyClosed' ? (
           <InfoChip kind="error" live>
             {closeError.message ?? t(closeError.key)}
           </InfoChip>

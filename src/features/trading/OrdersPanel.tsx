@@ -1,9 +1,10 @@
 /**
  * The orders panel (spec section 2): Active / All tabs (Active counts the open orders), the
- * account filter All / Real / Demo, expandable order cards with countdowns, pagination (hidden
- * with one page), a skeleton on the first load, the previous rows dimmed while the same view
- * refreshes, the server's message or "Failed to load orders" with Retry, and an empty state
- * that says what to do next.
+ * account filter All accounts / Real / Demo, expandable order cards with countdowns, pagination
+ * (hidden with one page), a skeleton on the first load, the previous rows dimmed while the same
+ * view refreshes, the server's message or "Failed to load orders" with Retry, and an empty state
+ * that says what to do next (a first trade, or, once the trader has traded, where the settled
+ * orders are). The tabs and the filter stay in place; only the list under them scrolls.
  */
 import { useState } from 'react';
 import { useSelector } from '@xstate/react';
@@ -13,7 +14,7 @@ import { useT } from '../../i18n';
 import { useAppActor } from '../../app/runtime';
 import { useConnectionState } from '../../app/hooks';
 import { OrderCard } from './OrderCard';
-import { useNow, useOrdersActor, usePairsActor } from './hooks';
+import { useNow, useOrderPlacementActor, useOrdersActor, usePairsActor } from './hooks';
 
 export function OrdersPanel({ headingId }: { headingId?: string }) {
   const t = useT();
@@ -30,6 +31,11 @@ export function OrdersPanel({ headingId }: { headingId?: string }) {
   const showingCurrent = useSelector(orders, (s) => s.context.loadedFor === listKey(s.context));
   const status = useSelector(orders, (s) => (s.matches({ signedIn: { list: 'failed' } }) ? 'failed' : s.matches({ signedIn: { list: 'loaded' } }) ? 'loaded' : 'loading'));
   const rates = useSelector(pairs, (s) => s.context.rates);
+  // Whether the trader has traded here: an order placed, settled or closed in this session.
+  const placement = useOrderPlacementActor();
+  const placedHere = useSelector(placement, (s) => s.context.lastOrder !== null);
+  const settledHere = useSelector(orders, (s) => s.context.announced.length > 0 || s.context.closedHere.length > 0);
+  const hasTraded = placedHere || settledHere;
   const stale = useConnectionState() !== 'live';
   const [expanded, setExpanded] = useState<number | null>(null);
   const hasOpenRows = list.some((o) => o.status === 'open');
@@ -56,7 +62,21 @@ export function OrdersPanel({ headingId }: { headingId?: string }) {
   } else if (list.length === 0) {
     body =
       tab === 'active' ? (
-        <EmptyState icon="chart" title={t('orders.empty_active_title')} hint={t('orders.empty_active_hint')} compact />
+        hasTraded ? (
+          <EmptyState
+            icon="chart"
+            title={t('orders.empty_active_title')}
+            hint={t('orders.empty_active_hint_after')}
+            compact
+            action={
+              <Button variant="secondary" size="sm" icon="history" onClick={() => orders.send({ type: 'orders.tabChosen', tab: 'all' })}>
+                {t('orders.show_all')}
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState icon="chart" title={t('orders.empty_active_title')} hint={t('orders.empty_active_hint')} compact />
+        )
       ) : (
         <EmptyState icon="orders" title={t('orders.empty_all_title')} hint={t('orders.empty_all_hint')} compact />
       );
@@ -104,21 +124,23 @@ export function OrdersPanel({ headingId }: { headingId?: string }) {
             size="sm"
             fill
             options={[
-              { value: 'all', label: t('orders.account_all') },
+              { value: 'all', label: t('orders.account_all_accounts') },
               { value: 'real', label: t('orders.account_real') },
               { value: 'demo', label: t('orders.account_demo') },
             ]}
             value={account}
             onChange={(value) => orders.send({ type: 'orders.accountChosen', account: value })}
           />
-          {body}
-          <Pagination
-            className="orders-pagination"
-            page={page}
-            totalPages={totalPages(total)}
-            disabled={status === 'loading'}
-            onChange={(next) => orders.send({ type: 'orders.pageChosen', page: next })}
-          />
+          <div className="orders-scroll">
+            {body}
+            <Pagination
+              className="orders-pagination"
+              page={page}
+              totalPages={totalPages(total)}
+              disabled={status === 'loading'}
+              onChange={(next) => orders.send({ type: 'orders.pageChosen', page: next })}
+            />
+          </div>
         </div>
       </Tabs>
     </div>

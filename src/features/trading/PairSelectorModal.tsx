@@ -3,20 +3,24 @@
  * pair_human_code or pair_code), category tabs All (first, default), Forex, Crypto, Stocks,
  * Commodities, and the active pairs with logo, live price and payout. Arrow keys move between
  * the search box and the pairs; Enter or a click chooses (saved to the front settings by the
- * pairs actor) and closes. Nothing matches: "No pairs found" with a hint.
+ * pairs actor) and closes. Nothing matches: "No pairs found" with a hint. With a mouse and a
+ * keyboard the search box has focus at once; on a touch screen focus goes to the current pair
+ * instead, so the on-screen keyboard does not cover the list until the trader taps the search.
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useSelector } from '@xstate/react';
 import { PAIR_CATEGORIES, type Pair, type PairCategory } from '../../../contract/market';
 import { EmptyState, Icon, Modal, PriceText, Skeleton, Tabs, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useConnectionState } from '../../app/hooks';
 import type { ModalComponentProps } from '../../app/modal-host';
-import { usePairsActor } from './hooks';
+import { useMediaQuery, usePairsActor } from './hooks';
 import { logoSrc } from './pair-logo';
 import './trading.css';
 
 export type CategoryTab = 'all' | PairCategory;
+/** A touch screen without a fine pointer: focusing a text box there opens the on-screen keyboard. */
+const TOUCH_QUERY = '(pointer: coarse) and (hover: none)';
 const TABS: CategoryTab[] = ['all', ...PAIR_CATEGORIES];
 
 /** The pairs a search and a category leave (spec: case-insensitive substring of either code). */
@@ -41,6 +45,12 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
   const [category, setCategory] = useState<CategoryTab>('all');
   const search = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
+  const listBox = useRef<HTMLDivElement>(null);
+  const currentOption = useRef<HTMLButtonElement>(null);
+  const touch = useMediaQuery(TOUCH_QUERY);
+  // Touch: the current pair (or the list) rather than the search box, which would open the keyboard.
+  const touchFocus = useMemo<RefObject<HTMLElement | null>>(() => ({ get current() { return currentOption.current ?? listBox.current; } }), []);
+  const initialFocus = touch ? touchFocus : search;
 
   const shown = useMemo(() => filterPairs(pairs, query, category), [pairs, query, category]);
 
@@ -86,6 +96,7 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
                 type="button"
                 className="pair-option"
                 aria-current={isCurrent || undefined}
+                ref={isCurrent ? currentOption : undefined}
                 onClick={() => choose(pair.pair_code)}
                 aria-label={t('trading.pair_selector.option', {
                   pair: pair.pair_human_code,
@@ -109,7 +120,7 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
     );
 
   return (
-    <Modal open onOpenChange={(open) => (open ? undefined : onClose())} title={t('trading.pair_selector.title')} size="md" initialFocus={search} className="pair-selector">
+    <Modal open onOpenChange={(open) => (open ? undefined : onClose())} title={t('trading.pair_selector.title')} size="md" initialFocus={initialFocus} className="pair-selector">
       <div className="stack stack-sm">
         <TextField
           ref={search}
@@ -135,7 +146,9 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
           items={TABS.map((tab) => ({ value: tab, label: t(`trading.categories.${tab}`) }))}
           className="pair-tabs"
         >
-          <div className="pair-list-scroll">{listContent}</div>
+          <div className="pair-list-scroll" ref={listBox} tabIndex={-1}>
+            {listContent}
+          </div>
         </Tabs>
       </div>
     </Modal>

@@ -62,6 +62,19 @@ export function amountPresets(currencyCode: string): string[] {
     .map((m) => amountText(m, currency));
 }
 
+/** The amount a currency starts with: its first preset (else its minimum bet). */
+export function firstPreset(currencyCode: string): string {
+  const presets = amountPresets(currencyCode);
+  if (presets[0] !== undefined) return presets[0];
+  const currency = findCurrency(currencyCode);
+  return currency ? amountText(minBetMinor(currency), currency) : '10';
+}
+
+/** Decimals a preset is written with ("0.00025" -> 5), so its button shows no trailing zeros. */
+export function presetDecimals(preset: string): number {
+  return preset.split('.')[1]?.length ?? 0;
+}
+
 /** The bet time one step up or down: 5 s steps under a minute, then 15 s, 1 min; minutes 1, 5, 15. */
 export function stepExpiry(value: number, unit: ExpiryUnit, direction: 1 | -1): number {
   if (unit === 'seconds') {
