@@ -75,8 +75,10 @@ export function readAmount(text: string, limits: AmountLimits): { minor: number 
   if (minor === null) return { problem: 'too_precise' };
   if (minor <= 0) return { problem: 'invalid' };
   if (minor < limits.min) return { problem: 'too_low' };
+  // Above what may be taken: name the tighter bound (the balance when it is below the method's max).
+  const { available } = limits;
+  if (available !== undefined && available < limits.max && minor > available) return { problem: 'insufficient' };
   if (minor > limits.max) return { problem: 'too_high' };
-  if (limits.available !== undefined && minor > limits.available) return { problem: 'insufficient' };
   return { minor };
 }
 

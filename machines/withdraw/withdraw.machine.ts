@@ -10,7 +10,8 @@
  *   pays out in it (`withdraw.methodChosen`) goes to `details`.
  * - `details`: `withdraw.submitted {amount, requisites}` goes to `submitting` only when both
  *   pass withdraw.schemas.ts, with the amount at most the real balance of the currency (kept
- *   current by `withdraw.balancesReceived`); otherwise `fieldErrors` say why. Back -> `method`.
+ *   current by `withdraw.balancesReceived`) and, for a card method, the requisites a valid card
+ *   number; otherwise `fieldErrors` say why. Back -> `method`.
  * - `submitting` invokes `createWithdrawal` (client_request_id from the flow key and the
  *   request, so a resubmitted identical request is not held twice). Success -> `completion`,
  *   a success toast (withdraw.success_message) and a balance refresh; failure -> back to
@@ -86,7 +87,7 @@ function problems(context: WithdrawContext, amount: string, requisites: string):
   const read = limits ? readAmount(amount, limits) : ({ problem: 'invalid' } as const);
   return {
     amount: 'problem' in read ? WITHDRAW_AMOUNT_MESSAGES[read.problem] : null,
-    requisites: requisitesProblem(requisites),
+    requisites: requisitesProblem(requisites, context.method),
   };
 }
 

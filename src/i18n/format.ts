@@ -38,7 +38,7 @@ export function formatNumber(value: number, language: string, decimals?: number)
   return numberFormat(language, min, max).format(value);
 }
 
-/** Decimals used to show a currency: 2 for fiat, the currency's own (8) for crypto. */
+/** Decimals used to show a currency: 2 for fiat, up to the currency's own (8) for crypto. */
 export function displayDecimals(currency: string): number {
   const c = findCurrency(currency);
   if (!c) return 2;
@@ -54,24 +54,29 @@ export type MoneyFormatOptions = {
   signed?: boolean;
   /** Override the number of decimals. */
   decimals?: number;
-  /** Show the ISO code instead of the symbol. */
+  /** Show the ISO code instead of the symbol (crypto amounts always show their code). */
   code?: boolean;
 };
 
 /**
  * "$1,234.50" in English; "1 234,50 $" in Russian and "1234,50 $" in Spanish, where the symbol
- * conventionally follows the amount. Rounds toward zero so a display never shows more money
- * than there is.
+ * conventionally follows the amount. Crypto amounts carry their code after the number in every
+ * language, with the currency's own precision but no trailing zeros beyond 2 decimals
+ * ("100.00 USDT", "0.00155 BTC", "0,00155 BTC"). Rounds toward zero so a display never shows
+ * more money than there is.
  */
 export function formatMoney(amount: number, currency: string, language: string, options: MoneyFormatOptions = {}): string {
   if (!Number.isFinite(amount)) return '—';
+  const crypto = findCurrency(currency)?.kind === 'crypto';
   const decimals = options.decimals ?? displayDecimals(currency);
   const factor = 10 ** decimals;
   const truncated = Math.trunc(Math.abs(amount) * factor + 1e-6) / factor;
-  const number = numberFormat(language, decimals, decimals).format(truncated);
-  const symbol = options.code ? currency.toUpperCase() : currencySymbol(currency);
+  const minDecimals = crypto && options.decimals === undefined ? Math.min(2, decimals) : decimals;
+  const number = numberFormat(language, minDecimals, decimals).format(truncated);
   const isZero = truncated === 0;
   const sign = isZero ? '' : amount < 0 ? '-' : options.signed ? '+' : '';
+  if (crypto) return `${sign}${number}\u00a0${currency.toUpperCase()}`;
+  const symbol = options.code ? currency.toUpperCase() : currencySymbol(currency);
   if (language === 'en') {
     // A symbol that ends in a letter (CHF, kr, AED) needs a space before the digits.
     const gap = /\p{L}$/u.test(symbol) ? '\u00a0' : '';

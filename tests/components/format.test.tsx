@@ -19,9 +19,27 @@ describe('Money', () => {
     expect(container.textContent).toBe('$1,234.50');
   });
 
-  it('uses the currency decimals for crypto', () => {
+  it('shows crypto with its code after the number, up to its own decimals without trailing zeros beyond 2', () => {
     const { container } = render(<Money amount={0.0123} currency="BTC" />);
-    expect(container.textContent).toBe('₿0.01230000');
+    expect(plain(container.textContent)).toBe('0.0123 BTC');
+    expect(plain(formatMoney(100, 'USDT', 'en'))).toBe('100.00 USDT');
+    expect(plain(formatMoney(0.00155, 'BTC', 'en'))).toBe('0.00155 BTC');
+    expect(plain(formatMoney(0.00155, 'BTC', 'ru'))).toBe('0,00155 BTC');
+    expect(plain(formatMoney(1234.5, 'USDT', 'es'))).toBe('1234,50 USDT');
+    expect(plain(formatMoney(0.12345678, 'ETH', 'en'))).toBe('0.12345678 ETH');
+    expect(plain(formatMoney(-0.5, 'BTC', 'en', { signed: true }))).toBe('-0.50 BTC');
+    expect(plain(formatMoney(0.5, 'BTC', 'en', { signed: true }))).toBe('+0.50 BTC');
+    expect(plain(formatMoney(0.000000019, 'BTC', 'en'))).toBe('0.00000001 BTC');
+    expect(plain(formatMoney(0.000000009, 'BTC', 'en'))).toBe('0.00 BTC');
+    expect(plain(formatMoney(2, 'USDT', 'en', { code: true }))).toBe('2.00 USDT');
+    // An explicit precision is kept as asked.
+    expect(plain(formatMoney(1, 'BTC', 'en', { decimals: 8 }))).toBe('1.00000000 BTC');
+  });
+
+  it('keeps fiat at 2 decimals with the symbol, or the code when asked', () => {
+    expect(formatMoney(50, 'USD', 'en', { code: true })).toBe('USD\u00a050.00');
+    expect(plain(formatMoney(50, 'USD', 'ru', { code: true }))).toBe('50,00 USD');
+    expect(formatMoney(7, 'USD', 'en')).toBe('$7.00');
   });
 
   it('puts the symbol after the amount in Russian and Spanish', () => {

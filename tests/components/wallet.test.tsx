@@ -207,7 +207,8 @@ describe('deposit modal', () => {
     expect(await screen.findByText('TXYZabcdefghijklmnopqrstuvwxyz1234')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'QR code of the USDT payment' }).getAttribute('src')).toMatch(/^data:image\/png/);
     expect(screen.getByText('TRC20')).toBeTruthy();
-    expect(screen.getByText('USDT 100.00000000')).toBeTruthy();
+    // Crypto: the code after the number, no trailing zeros beyond 2 decimals.
+    expect(screen.getByText('100.00 USDT')).toBeTruthy();
     act(() => app.push('payment_status_update', { transaction: { id: 41, status: 'processing', transaction_type: 'deposit' } }));
     expect(await screen.findByText('Payment received, waiting for confirmation…')).toBeTruthy();
     act(() => app.push('payment_status_update', { transaction: { id: 41, status: 'expired', transaction_type: 'deposit' } }));
@@ -269,19 +270,54 @@ describe('withdraw modal', () => {
     await userEvent.type(amount, '500');
     fireEvent.blur(amount);
     expect(await screen.findByText('Insufficient balance: $120.50 available')).toBeTruthy();
+    // Above the method's max too: the balance is the tighter bound, so it is the one named.
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '6000');
+    fireEvent.blur(amount);
+    expect(await screen.findByText('Insufficient balance: $120.50 available')).toBeTruthy();
+    expect(screen.queryByText(/maximum/)).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Max' }));
     expect((amount as HTMLInputElement).value).toBe('120.50');
-    const requisites = screen.getByLabelText(/^Card number/);
-    await userEvent.type(requisites, 'ab');
+    // A card number: the digit keyboard, the browser's saved cards, grouped in fours, Luhn-checked.
+    const requisites = screen.getByLabelText(/^Card number/) as HTMLInputElement;
+    expect(requisites.getAttribute('inputmode')).toBe('numeric');
+    expect(requisites.getAttribute('autocomplete')).toBe('cc-number');
+    await userEvent.type(requisites, 'ab12');
     fireEvent.blur(requisites);
-    expect(await screen.findByText('Enter at least 3 characters')).toBeTruthy();
-    await userEvent.type(requisites, 'cd');
+    expect(requisites.value).toBe('12');
+    expect(await screen.findByText('Enter a card number of 12 to 19 digits')).toBeTruthy();
+    await userEvent.clear(requisites);
+    await userEvent.type(requisites, '4111111111111112');
+    expect(requisites.value).toBe('4111 1111 1111 1112');
+    expect(await screen.findByText('This card number is not valid: check the digits')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    expect(app.calls.createWithdrawal[0]).toMatchObject({ amount: '120.50', currency: 'USD', account_type: 'real', payment_details: { requisites: 'abcd' } });
+    expect(app.calls.createWithdrawal).toHaveLength(0);
+    await userEvent.type(requisites, '{backspace}1');
+    expect(requisites.value).toBe('4111 1111 1111 1111');
+    await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+    expect(app.calls.createWithdrawal[0]).toMatchObject({ amount: '120.50', currency: 'USD', account_type: 'real', payment_details: { requisites: '4111 1111 1111 1111' } });
     expect(await screen.findByText('Withdrawal requested')).toBeTruthy();
     expect(screen.getByText('Waiting for the payment provider.')).toBeTruthy();
     expect(screen.getByText('up to 24 hours')).toBeTruthy();
     expect(app.toasts()).toContain('withdraw.success_message');
+  });
+
+  it('speaks Russian: translated processing times, Max with a decimal comma', async () => {
+    const app = startMoneyApp({ createWithdrawal: () => Promise.resolve(withdrawalResult()) });
+    app.render(<WithdrawModal data={null} onClose={() => {}} />, 'ru');
+    app.feedMethods();
+    const dialog = screen.getByRole('dialog', { name: 'Вывод средств' });
+    expect(within(dialog).getAllByText('Срок обработки: до 24 часов').length).toBeGreaterThan(0);
+    expect(within(dialog).getAllByText('Срок обработки: до 1 часа').length).toBeGreaterThan(0);
+    expect(dialog.textContent).not.toContain('up to');
+    await userEvent.click(within(dialog).getByText('Visa / Mastercard'));
+    await userEvent.click(screen.getByRole('button', { name: 'Макс.' }));
+    const amount = screen.getByLabelText(/^Сумма/) as HTMLInputElement;
+    expect(amount.value).toBe('120,50');
+    await userEvent.type(screen.getByLabelText(/^Номер карты/), '4111111111111111');
+    await userEvent.click(screen.getByRole('button', { name: 'Вывести' }));
+    expect(app.calls.createWithdrawal[0]).toMatchObject({ amount: '120.50' });
+    expect(await screen.findByText('до 24 часов')).toBeTruthy();
   });
 
   it('shows the server refusal, or withdraw.error_message when there is no text', async () => {
@@ -327,7 +363,12 @@ describe('transaction history', () => {
     expect(rows[0].textContent).toContain('-$12.25');
     expect(rows[0].textContent).toMatch(/\d\d\.\d\d\.\d{4} \d\d:\d\d/);
     expect(rows[1].textContent).toContain('+$25.00');
-    expect(within(rows[0]).getByText('Pending').closest('.info-chip')!.className).toContain('info-chip-warning');
+    const pending = within(rows[0]).getByText('Pending').closest('.info-chip')!;
+    expect(pending.className).toContain('info-chip-warning');
+    // A pending payment waits: a clock, and the accessible text is the status alone (no "Warning:").
+    expect(pending.querySelector('[data-icon="clock"]')).not.toBeNull();
+    expect(pending.querySelector('[data-icon="warning"]')).toBeNull();
+    expect(pending.textContent).toBe('Pending');
     expect(within(rows[1]).getByText('Completed').closest('.info-chip')!.className).toContain('info-chip-success');
     // An expired deposit keeps its own label; the deposit badge rule makes it an error.
     expect(within(rows[2]).getByText('Expired').closest('.info-chip')!.className).toContain('info-chip-error');
@@ -374,7 +415,8 @@ describe('transaction history', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Transaction #42' });
     for (const section of ['Basic information', 'Amounts', 'Balances', 'Dates', 'Payment link']) expect(within(dialog).getByText(section)).toBeTruthy();
     expect(within(dialog).queryByText('Crypto')).toBeNull();
-    expect(within(dialog).getByText('1 USD = 1.000000 USD')).toBeTruthy();
+    // The same currency on both sides: no "1 USD = 1.000000 USD" rate.
+    expect(within(dialog).queryByText('Exchange rate')).toBeNull();
     expect(within(dialog).getAllByText(/^\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d$/).length).toBeGreaterThanOrEqual(2);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy Link' }));
     expect(writeText).toHaveBeenCalledWith('http://127.0.0.1/checkout/sandbox/inv_9');
@@ -395,6 +437,33 @@ describe('transaction history', () => {
     expect(within(dialog).getByText('TAddr123')).toBeTruthy();
     expect(within(dialog).getByText('ab'.repeat(32))).toBeTruthy();
     expect(within(dialog).queryByText('Payment link')).toBeNull();
+    expect(within(dialog).getByText('1 USD = 1.000000 USDT')).toBeTruthy();
+    expect(within(dialog).getByText('100.00 USDT')).toBeTruthy();
+  });
+
+  it('shows a withdrawal in Russian: the translated method and processing time, the masked card without a copy button', async () => {
+    const rows = [
+      transaction({
+        id: 60,
+        transaction_type: 'withdrawal',
+        type: 'withdrawal',
+        payment_details: { requisites: '•••• 1111', payment_method: CARD.name },
+        estimated_processing_time: 'up to 24 hours',
+      }),
+      transaction({ id: 61, method: SEPA.name, payment_method_id: SEPA.id, currency_code: 'EUR', payment_currency: 'EUR' }),
+    ];
+    const app = startMoneyApp({ listTransactions: () => Promise.resolve(history(rows)) });
+    app.render(<TransactionsSection />, 'ru');
+    await screen.findByText('#60');
+    expect(screen.getByText('Банковский перевод (SEPA)')).toBeTruthy();
+    expect(screen.queryByText('Bank transfer (SEPA)')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Операция №60: подробнее' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('•••• 1111')).toBeTruthy();
+    expect(within(dialog).getByText('до 24 часов')).toBeTruthy();
+    expect(dialog.textContent).not.toContain('up to');
+    expect(within(dialog).queryByRole('button', { name: 'Скопировать: Получатель' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Скопировать: ID' })).toBeTruthy();
   });
 
   it('refreshes the shown list on a status push', async () => {

@@ -5,7 +5,8 @@
  * payment link, paying on the sandbox checkout page in another tab, and see the deposit
  * complete and the real balance rise by the amount; withdraw by card and see the pending
  * result and the real balance reduced by the held amount; then the history at
- * /profile#transactions with every row and its status, and the details of the link deposit.
+ * /profile#transactions with every row and its status, the card withdrawal's details (the card
+ * number masked) and the details of the link deposit.
  * Screenshots of each deposit mode, the withdraw flow and the history at 1280x900 and 390x844
  * go to tests/e2e/screenshots/ (git-ignored).
  */
@@ -144,6 +145,15 @@ test('deposit by crypto address and by payment link, withdraw by card, see it al
   await expect(rows.nth(3)).toContainText('Pending');
   await expect(rows.nth(4)).toContainText('+$30.00');
   await expect(rows.nth(4)).toContainText('Completed');
+  // The card withdrawal: the card number comes back masked, no same-currency exchange rate.
+  await rows.nth(1).getByRole('button', { name: /details/ }).click();
+  const withdrawal = page.getByRole('dialog', { name: /^Transaction #\d+$/ });
+  await expect(withdrawal.getByText('•••• 1111')).toBeVisible();
+  await expect(withdrawal.getByText('4111 1111 1111 1111')).toHaveCount(0);
+  await expect(withdrawal.getByText('up to 24 hours')).toBeVisible();
+  await expect(withdrawal.getByText('Exchange rate')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(withdrawal).toHaveCount(0);
   await page.getByRole('region', { name: 'Transaction history' }).scrollIntoViewIfNeeded();
   await settledScreenshot(page, 'money-history');
   await expectAccessible(page, '.tx-section');

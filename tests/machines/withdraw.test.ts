@@ -104,23 +104,47 @@ describe('withdraw behaviour', () => {
     actor.send(ev.sepa);
     expect(actor.getSnapshot().value).toBe('method');
     actor.send(ev.card);
+    const card = '4111 1111 1111 1111';
     const cases: Array<[string, string, string | null, string | null]> = [
-      ['', '', 'validation.amount_number', 'validation.requisites_min_length'],
-      ['-3', 'abc', 'validation.amount_number', null],
-      ['0', 'abc', 'validation.amount_number', null],
-      ['12.345', 'abc', 'wallet.amount_too_precise', null],
-      ['9.99', 'abc', 'withdraw.amount_too_low', null],
-      ['5000.01', 'abc', 'withdraw.amount_too_high', null],
-      ['120.51', 'abc', 'withdraw.insufficient_balance', null],
-      ['120.50', '  ab  ', null, 'validation.requisites_min_length'],
-      ['50', 'x'.repeat(257), null, 'validation.requisites_max_length'],
+      ['', '', 'validation.amount_number', 'withdraw.card_number_length'],
+      ['-3', card, 'validation.amount_number', null],
+      ['0', card, 'validation.amount_number', null],
+      ['12.345', card, 'wallet.amount_too_precise', null],
+      ['9.99', card, 'withdraw.amount_too_low', null],
+      // Above both the max and the balance: the balance (120.50) is the tighter bound.
+      ['5000.01', card, 'withdraw.insufficient_balance', null],
+      ['120.51', card, 'withdraw.insufficient_balance', null],
+      ['120.50', '  ab  ', null, 'withdraw.card_number_length'],
+      ['50', '1234', null, 'withdraw.card_number_length'],
+      ['50', '4111 1111 1111 111x', null, 'withdraw.card_number_length'],
+      ['50', '4'.repeat(20), null, 'withdraw.card_number_length'],
+      ['50', '4111 1111 1111 1112', null, 'withdraw.card_number_invalid'],
     ];
     for (const [amount, requisites, amountKey, requisitesKey] of cases) {
       actor.send({ type: 'withdraw.submitted', amount, requisites });
       expect(actor.getSnapshot().value).toBe('details');
       expect(actor.getSnapshot().context.fieldErrors).toEqual({ amount: amountKey, requisites: requisitesKey });
     }
+    // Other methods keep the spec's 3 to 256 characters.
+    actor.send(ev.back);
+    actor.send({ type: 'withdraw.methodChosen', method: USDT });
+    for (const [requisites, key] of [
+      ['  ab  ', 'validation.requisites_min_length'],
+      ['x'.repeat(257), 'validation.requisites_max_length'],
+    ] as const) {
+      actor.send({ type: 'withdraw.submitted', amount: '50', requisites });
+      expect(actor.getSnapshot().context.fieldErrors).toEqual({ amount: null, requisites: key });
+    }
     expect(sent).toEqual([]);
+  });
+
+  it('names the method maximum when the balance is not the tighter bound', () => {
+    const { actor } = startUnderParent(withCreate(async () => result), { ...input, balances: { USD: { RealBalance: 9000, DemoBalance: 10000 } } });
+    actor.send(ev.card);
+    actor.send({ type: 'withdraw.submitted', amount: '5000.01', requisites: '4111 1111 1111 1111' });
+    expect(actor.getSnapshot().context.fieldErrors.amount).toBe('withdraw.amount_too_high');
+    actor.send({ type: 'withdraw.submitted', amount: '9000.01', requisites: '4111 1111 1111 1111' });
+    expect(actor.getSnapshot().context.fieldErrors.amount).toBe('withdraw.amount_too_high');
   });
 
   it('follows the real balance as it changes', async () => {
@@ -155,9 +179,15 @@ describe('withdraw behaviour', () => {
     expect(withdrawLimits({ ...context, method: OXAPAY })).toBeNull();
     expect(withdrawLimits({ ...context, method: null })).toBeNull();
     expect(availableMinor({}, 'USD', 2)).toBe(0);
-    const schema = withdrawFormSchema(limits);
-    const parsed = v.safeParse(schema, { amount: '200', requisites: 'ab' }, { abortPipeEarly: true });
-    expect(parsed.success ? [] : parsed.issues.map((i) => i.message)).toEqual(['withdraw.insufficient_balance', 'validation.requisites_min_length']);
+    const messages = (schema: ReturnType<typeof withdrawFormSchema>, values: { amount: string; requisites: string }) => {
+      const parsed = v.safeParse(schema, values, { abortPipeEarly: true });
+      return parsed.success ? [] : parsed.issues.map((i) => i.message);
+    };
+    expect(messages(withdrawFormSchema(limits, CARD), { amount: '200', requisites: 'ab' })).toEqual(['withdraw.insufficient_balance', 'withdraw.card_number_length']);
+    expect(messages(withdrawFormSchema(limits, CARD), { amount: '20', requisites: '4111 1111 1111 1112' })).toEqual(['withdraw.card_number_invalid']);
+    expect(messages(withdrawFormSchema(limits, CARD), { amount: '20', requisites: '5555-5555-5555-4444' })).toEqual([]);
+    expect(messages(withdrawFormSchema(limits, USDT), { amount: '200', requisites: 'ab' })).toEqual(['withdraw.insufficient_balance', 'validation.requisites_min_length']);
+    expect(messages(withdrawFormSchema(limits, USDT), { amount: '20', requisites: 'T12' })).toEqual([]);
     expect(withdrawOutcome('approved')).toBe('done');
     expect(withdrawOutcome('failed')).toBe('failed');
     expect(withdrawOutcome('cancelled')).toBe('failed');

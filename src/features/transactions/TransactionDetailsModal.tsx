@@ -1,15 +1,16 @@
 /**
  * One transaction in detail (spec section 2, Transaction details modal): basic info (id, type,
- * status, method), amounts (amount and final amount with 2 decimals, the payment currency's
- * amount, the exchange rate with 6 decimals), balances before and after, dates
- * (DD.MM.YYYY HH:mm:ss), crypto info only when a wallet address, network or hash exists, and
- * for the payment-link integration the payment link with a copy action ("Copied to clipboard",
+ * status, method and processing time in the reader's language, a withdrawal's destination with
+ * a card number masked by the server), amounts (amount and final amount with 2 decimals, the
+ * payment currency's amount, the exchange rate with 6 decimals when the payment currency
+ * differs), balances before and after, dates (DD.MM.YYYY HH:mm:ss), crypto info only when a
+ * wallet address, network or hash exists, and for the payment-link integration the payment link with a copy action ("Copied to clipboard",
  * "Copy error" on failure). Opened from a history row with `{ transactionId, transaction }`;
  * it shows the row as the history actor has it now, so a status push updates it while open.
  */
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import type { Transaction } from '../../../contract/payments';
+import { CARD_NUMBER_MASK, type Transaction } from '../../../contract/payments';
 import { Button, DateTime, EmptyState, Icon, Modal, Money } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import type { ModalComponentProps } from '../../app/modal-host';
@@ -80,15 +81,19 @@ export function TransactionDetailsModal({ data, onClose }: ModalComponentProps) 
             <Row label={t('transactions.field_status')}>
               <StatusBadge transaction={tx} rule="approval" />
             </Row>
-            <Row label={t('transactions.field_method')}>{tx.method}</Row>
+            <Row label={t('transactions.field_method')}>{t(tx.method)}</Row>
             <Row label={t('transactions.field_account')}>{t('transactions.account_real')}</Row>
             {tx.payment_details?.requisites ? (
-              <Row label={t('transactions.field_requisites')} copyValue={tx.payment_details.requisites}>
+              // A card number comes masked ("•••• 1111"): nothing to copy then.
+              <Row
+                label={t('transactions.field_requisites')}
+                copyValue={tx.payment_details.requisites.startsWith(CARD_NUMBER_MASK) ? null : tx.payment_details.requisites}
+              >
                 <span className="tx-mono">{tx.payment_details.requisites}</span>
               </Row>
             ) : null}
             {tx.transaction_type === 'withdrawal' && tx.estimated_processing_time ? (
-              <Row label={t('transactions.field_processing_time')}>{tx.estimated_processing_time}</Row>
+              <Row label={t('transactions.field_processing_time')}>{t(tx.estimated_processing_time)}</Row>
             ) : null}
             {tx.error_message ? <Row label={t('transactions.field_error')}>{tx.error_message}</Row> : null}
           </Section>
@@ -103,11 +108,13 @@ export function TransactionDetailsModal({ data, onClose }: ModalComponentProps) 
             <Row label={t('transactions.field_payment_amount')}>
               <Money amount={tx.amount_payment_currency} currency={tx.payment_currency} code />
             </Row>
-            <Row label={t('transactions.field_exchange_rate')}>
-              <span className="tabular">
-                1 {tx.currency_code} = {format.number(tx.exchange_rate, 6)} {tx.payment_currency}
-              </span>
-            </Row>
+            {tx.payment_currency !== tx.currency_code ? (
+              <Row label={t('transactions.field_exchange_rate')}>
+                <span className="tabular">
+                  1 {tx.currency_code} = {format.number(tx.exchange_rate, 6)} {tx.payment_currency}
+                </span>
+              </Row>
+            ) : null}
           </Section>
 
           <Section title={t('transactions.section_balances')}>

@@ -231,8 +231,8 @@ function Row({ row, onOpen }: { row: Transaction; onOpen: () => void }) {
         <Icon name={row.transaction_type === 'deposit' ? 'deposit' : 'withdraw'} size={16} />
         {typeLabel(row.transaction_type)}
       </span>
-      <span role="cell" className="tx-method truncate" title={row.method}>
-        {row.method}
+      <span role="cell" className="tx-method truncate" title={t(row.method)}>
+        {t(row.method)}
       </span>
       <span role="cell" className="tx-amount">
         <Money amount={sign * row.amount} currency={row.currency_code} signed />

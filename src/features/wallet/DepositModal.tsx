@@ -36,6 +36,7 @@ import {
   fieldText,
   newFlowKey,
   useMinorMoney,
+  useShortcutsInFlow,
   useNow,
 } from './wallet-parts';
 
@@ -67,6 +68,9 @@ export function DepositModal({ onClose }: ModalComponentProps) {
   const step = useSelector(deposit, stepIndex);
   const busy = useSelector(deposit, (s) => !!s && (s.matches('submitting') || s.matches({ process: { manual: 'confirming' } })));
   const steps = [t('deposit.step_method'), t('deposit.step_amount'), t('deposit.step_process'), t('deposit.step_complete')];
+  // On a phone the shortcuts follow the step instead of a pinned footer (see useShortcutsInFlow).
+  const inFlow = useShortcutsInFlow();
+  const shortcuts = <WalletShortcuts other="withdraw" onClose={onClose} disabled={busy} />;
 
   return (
     <Modal
@@ -76,11 +80,12 @@ export function DepositModal({ onClose }: ModalComponentProps) {
       size="md"
       dismissible={!busy}
       className="wallet-modal"
-      footer={<WalletShortcuts other="withdraw" onClose={onClose} disabled={busy} />}
+      footer={inFlow ? undefined : shortcuts}
     >
       <div className="stack">
         <StepIndicator steps={steps} current={step} label={t('deposit.steps_label')} />
         {deposit ? <DepositStep actor={deposit} onClose={onClose} /> : <Spinner label={t('common.loading')} />}
+        {inFlow ? <div className="wallet-shortcuts-flow">{shortcuts}</div> : null}
       </div>
     </Modal>
   );

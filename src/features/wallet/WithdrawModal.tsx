@@ -11,15 +11,14 @@
  *   with the estimated processing time), updated live.
  * Shortcuts lead to the deposit modal and to the history.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ChangeEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { setValue, useForm, valiForm } from '@modular-forms/react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { fromMinor } from '../../../contract/money';
 import { methodOption, type MethodOption } from '../../../machines/payment-methods/amounts';
 import { withdrawLimits, withdrawOutcome } from '../../../machines/withdraw/withdraw.machine';
 import { withdrawFormSchema, type WithdrawValues } from '../../../machines/withdraw/withdraw.schemas';
-import { REQUISITES_MAX_LENGTH } from '../../../contract/payments';
+import { CARD_NUMBER_MAX_DIGITS, REQUISITES_MAX_LENGTH, isCardMethod } from '../../../contract/payments';
 import { Button, Icon, InfoChip, Modal, Money, Spinner, TextField } from '../../components';
 import { useT, type TFunction } from '../../i18n';
 import { useAppActor, useChild } from '../../app/runtime';
@@ -35,8 +34,11 @@ import {
   StepIndicator,
   WalletShortcuts,
   fieldText,
+  keepFieldFocus,
   newFlowKey,
+  useAmountText,
   useMinorMoney,
+  useShortcutsInFlow,
 } from './wallet-parts';
 
 type WithdrawRef = NonNullable<ReturnType<typeof useChild<'withdraw'>>>;
@@ -59,6 +61,9 @@ export function WithdrawModal({ onClose }: ModalComponentProps) {
   const step = useSelector(withdraw, stepIndex);
   const busy = useSelector(withdraw, (s) => !!s && s.matches('submitting'));
   const steps = [t('withdraw.step_method'), t('withdraw.step_details'), t('withdraw.step_completion')];
+  // On a phone the shortcuts follow the step instead of a pinned footer (see useShortcutsInFlow).
+  const inFlow = useShortcutsInFlow();
+  const shortcuts = <WalletShortcuts other="deposit" onClose={onClose} disabled={busy} />;
   return (
     <Modal
       open
@@ -67,11 +72,12 @@ export function WithdrawModal({ onClose }: ModalComponentProps) {
       size="md"
       dismissible={!busy}
       className="wallet-modal"
-      footer={<WalletShortcuts other="deposit" onClose={onClose} disabled={busy} />}
+      footer={inFlow ? undefined : shortcuts}
     >
       <div className="stack">
         <StepIndicator steps={steps} current={step} label={t('withdraw.steps_label')} />
         {withdraw ? <WithdrawStep actor={withdraw} onClose={onClose} /> : <Spinner label={t('common.loading')} />}
+        {inFlow ? <div className="wallet-shortcuts-flow">{shortcuts}</div> : null}
       </div>
     </Modal>
   );
@@ -129,13 +135,14 @@ function DetailsStep({ actor }: { actor: WithdrawRef }) {
   useSignals();
   const t = useT();
   const money = useMinorMoney();
+  const amountText = useAmountText();
   const { openDeposit } = useOtherModal();
   const context = useSelector(actor, (s) => s.context);
   const submitting = useSelector(actor, (s) => s.matches('submitting'));
   const option = context.method ? methodOption(context.method, context.currency, 'withdrawal') : null;
   const limits = withdrawLimits(context) ?? { min: 0, max: 0, decimals: 2, available: 0 };
-  const schema = useRef(withdrawFormSchema(limits));
-  schema.current = withdrawFormSchema(limits);
+  const schema = useRef(withdrawFormSchema(limits, context.method));
+  schema.current = withdrawFormSchema(limits, context.method);
   const [form, { Form, Field }] = useForm<WithdrawValues>({
     initialValues: { amount: context.amount, requisites: context.requisites },
     validate: (values) => valiForm<WithdrawValues>(schema.current)(values),
@@ -197,17 +204,20 @@ function DetailsStep({ actor }: { actor: WithdrawRef }) {
             type="button"
             className="amount-preset"
             disabled={submitting}
-            onClick={() => setValue(form, 'amount', fromMinor(upTo, limits.decimals).toFixed(limits.decimals), { shouldValidate: true })}
+            onMouseDown={keepFieldFocus}
+            onClick={() => setValue(form, 'amount', amountText(upTo, limits.decimals, true), { shouldValidate: true })}
           >
             {t('withdraw.max')}
           </button>
         </div>
       ) : null}
       <Field name="requisites">
-        {(field, props) => <RequisitesInput field={field} props={props} label={requisites.label} hint={requisites.hint} disabled={submitting} />}
+        {(field, props) => (
+          <RequisitesInput field={field} props={props} label={requisites.label} hint={requisites.hint} card={isCardMethod(option.method)} disabled={submitting} />
+        )}
       </Field>
       <DetailsErrors actor={actor} params={params} />
-      <p className="text-sm text-muted">{t('wallet.processing_time', { time: option.method.estimated_processing_time })}</p>
+      <p className="text-sm text-muted">{t('wallet.processing_time', { time: t(option.method.estimated_processing_time) })}</p>
       <div className="wallet-actions">
         <Button variant="ghost" className="wallet-back" icon={<Icon name="chevron" direction="left" size={18} />} disabled={submitting} onClick={() => actor.send({ type: 'withdraw.backRequested' })}>
           {t('common.back')}
@@ -220,32 +230,64 @@ function DetailsStep({ actor }: { actor: WithdrawRef }) {
   );
 }
 
+/** A card number grouped in fours as it is typed ("4111 1111 1111 1111"); anything but digits is dropped. */
+function groupCardNumber(text: string): string {
+  const digits = text.replace(/\D/g, '').slice(0, CARD_NUMBER_MAX_DIGITS);
+  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** Regroup a card number field in place, keeping the caret after the same digit. */
+function regroup(input: HTMLInputElement): void {
+  const caret = input.selectionStart ?? input.value.length;
+  const digitsBefore = input.value.slice(0, caret).replace(/\D/g, '').length;
+  const grouped = groupCardNumber(input.value);
+  if (grouped === input.value) return;
+  input.value = grouped;
+  let position = 0;
+  for (let seen = 0; position < grouped.length && seen < digitsBefore; position++) if (/\d/.test(grouped[position])) seen++;
+  if (document.activeElement === input) input.setSelectionRange(position, position);
+}
+
 function RequisitesInput({
   field,
   props,
   label,
   hint,
+  card,
   disabled,
 }: {
   field: { value: { value: unknown }; error: { value: string } };
   props: Record<string, unknown>;
   label: string;
   hint: string;
+  /** A card number: the digit keyboard, the browser's saved cards, grouping in fours. */
+  card: boolean;
   disabled: boolean;
 }) {
   useSignals();
   const t = useT();
   const value = field.value.value;
+  const onChange = props.onChange as ((event: ChangeEvent<HTMLInputElement>) => void) | undefined;
+  const cardProps = card
+    ? {
+        inputMode: 'numeric' as const,
+        autoComplete: 'cc-number',
+        maxLength: CARD_NUMBER_MAX_DIGITS + Math.ceil(CARD_NUMBER_MAX_DIGITS / 4),
+        onChange: (event: ChangeEvent<HTMLInputElement>) => {
+          regroup(event.currentTarget);
+          onChange?.(event);
+        },
+      }
+    : { autoComplete: 'off', maxLength: REQUISITES_MAX_LENGTH + 16 };
   return (
     <TextField
       {...props}
+      {...cardProps}
       label={label}
       hint={hint}
       value={typeof value === 'string' ? value : ''}
       error={fieldText(t, field.error.value, {})}
-      autoComplete="off"
       spellCheck={false}
-      maxLength={REQUISITES_MAX_LENGTH + 16}
       inputClassName="value-mono"
       disabled={disabled}
       required
@@ -310,7 +352,7 @@ function CompletionStep({ actor, onClose }: { actor: WithdrawRef; onClose: () =>
         <ResultPanel kind="warning" title={t('withdraw.pending_title')}>
           <p>{t('withdraw.pending_text')}</p>
           <p>
-            {t('withdraw.estimated_time')} <strong>{result.estimated_processing_time}</strong>
+            {t('withdraw.estimated_time')} <strong>{t(result.estimated_processing_time)}</strong>
           </p>
           <p className="text-sm text-muted">
             {amount} {t('withdraw.held_note')}

@@ -5,7 +5,7 @@
  * presets, copyable value rows, the step indicator, the shortcuts to the other modal and to the
  * history, and two small hooks (copy to the clipboard with a toast, a ticking clock).
  */
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReadonlySignal } from '@preact/signals-react';
@@ -134,7 +134,7 @@ export function MethodList({
             >
               <MethodImage method={option.method} />
               <span className="method-text">
-                <span className="method-name">{option.method.name}</span>
+                <span className="method-name">{t(option.method.name)}</span>
                 <span className="method-meta tabular">
                   {t('wallet.limits', {
                     min: money(option.min, option.currency.iso_code, option.currency.decimals),
@@ -186,7 +186,7 @@ export function MethodList({
 
 function methodNote(t: TFunction, option: MethodOption, direction: PaymentDirection): string {
   const { method } = option;
-  if (direction === 'withdrawal') return t('wallet.processing_time', { time: method.estimated_processing_time });
+  if (direction === 'withdrawal') return t('wallet.processing_time', { time: t(method.estimated_processing_time) });
   if (method.integration_type === 'oxapay_link') return t('wallet.pay_by_link');
   if (method.payment_currency) {
     return method.crypto_network
@@ -204,7 +204,7 @@ export function ChosenMethod({ option, onChange, disabled }: { option: MethodOpt
     <div className="chosen-method panel">
       <MethodImage method={option.method} size={32} />
       <span className="method-text">
-        <span className="method-name">{option.method.name}</span>
+        <span className="method-name">{t(option.method.name)}</span>
         <span className="method-meta tabular">
           {t('wallet.limits', {
             min: money(option.min, option.currency.iso_code, option.currency.decimals),
@@ -272,6 +272,33 @@ export function AmountInput({
   );
 }
 
+/**
+ * An amount as the user would type it in the current language, without grouping: "1200.50" in
+ * English, "1200,50" in Russian and Spanish (the amount field reads either mark). `fixed` keeps
+ * all the currency's decimals ("120.50"); otherwise trailing zeros go ("10", "9.2").
+ */
+export function useAmountText() {
+  const format = useFormat();
+  const mark = format.number(1.5, 1).charAt(1);
+  return useCallback(
+    (minor: number, decimals: number, fixed = false) => {
+      const amount = fromMinor(minor, decimals);
+      const text = fixed ? amount.toFixed(decimals) : String(amount);
+      return mark === '.' ? text : text.replace('.', mark);
+    },
+    [mark],
+  );
+}
+
+/**
+ * For the one-click amount buttons: pressing one keeps the focus in the amount field, so the
+ * field's blur check does not run first and shift the buttons (an error line appearing above
+ * them) out from under the pointer before the click lands.
+ */
+export function keepFieldFocus(event: { preventDefault: () => void }): void {
+  event.preventDefault();
+}
+
 /** One-click amounts inside the limits. */
 export function AmountPresets({
   min,
@@ -290,6 +317,7 @@ export function AmountPresets({
 }) {
   const t = useT();
   const format = useFormat();
+  const amountText = useAmountText();
   const presets = amountPresets(min, max, decimals);
   if (!presets.length) return null;
   return (
@@ -297,7 +325,14 @@ export function AmountPresets({
       {presets.map((minor) => {
         const amount = fromMinor(minor, decimals);
         return (
-          <button key={minor} type="button" className="amount-preset tabular" disabled={disabled} onClick={() => onPick(String(amount))}>
+          <button
+            key={minor}
+            type="button"
+            className="amount-preset tabular"
+            disabled={disabled}
+            onMouseDown={keepFieldFocus}
+            onClick={() => onPick(amountText(minor, decimals))}
+          >
             {format.money(amount, currency)}
           </button>
         );
@@ -347,6 +382,33 @@ export function StepIndicator({ steps, current, label }: { steps: string[]; curr
       ))}
     </ol>
   );
+}
+
+/** The phone layout (spec: mobile <= 768 px), where a modal is a bottom sheet. */
+export const COMPACT_QUERY = '(max-width: 768px)';
+
+/** Whether a media query matches, following its changes (false where matchMedia is missing). */
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (notify: () => void) => {
+      if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
+      const list = window.matchMedia(query);
+      list.addEventListener('change', notify);
+      return () => list.removeEventListener('change', notify);
+    },
+    [query],
+  );
+  const read = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
+  return useSyncExternalStore(subscribe, read, () => false);
+}
+
+/**
+ * Where the shortcuts go: the modal's footer on wider screens; on a phone they follow the
+ * step's content instead, so a pinned footer never covers the primary action when the
+ * on-screen keyboard takes half of the height.
+ */
+export function useShortcutsInFlow(): boolean {
+  return useMediaQuery(COMPACT_QUERY);
 }
 
 /** Links to the other money modal and to the history (spec section 2). */
