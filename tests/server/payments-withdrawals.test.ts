@@ -92,6 +92,9 @@ describe('withdrawal holds', () => {
     const id = r.body.data.transaction_id;
     expect(r.body.data.estimated_processing_time).toBe('up to 1 hour');
     expect(r.body.data.transaction).toMatchObject({ payment_currency: 'USDT', amount_payment_currency: 30, crypto_network: 'TRC20' });
+    // The operator sees where to pay, whole, in the pending list.
+    const pending = await admin(server, 'tx', 'list', '--status', 'pending');
+    expect(pending.stdout).toMatch(new RegExp(`#${id} .*to TQrZ9wBzYkZ5h4kW3mXz6vRrL1pK8sQe2N`));
     const update = nextEvent(s, 'payment_status_update', 15_000, (p: any) => p.transaction.id === id);
     const cli = await admin(server, 'tx', 'approve', String(id));
     expect(cli.code, cli.stderr).toBe(0);

@@ -19,7 +19,7 @@ import type { PaymentsDeps } from '../../domain/payments/deps';
 import { approveTransaction, rejectTransaction, DEFAULT_REJECT_REASON } from '../../domain/payments/review';
 import { isLatePaymentReview } from '../../domain/payments/status';
 import { formatUtc, listForOperator } from '../../domain/payments/transactions';
-import { decimalsOf, type PaymentTxRow } from '../../domain/payments/wire';
+import { decimalsOf, paymentDetailsOf, type PaymentTxRow } from '../../domain/payments/wire';
 import { UsageError, parseArgs, type CliCommand } from './types';
 
 const USAGE =
@@ -40,7 +40,9 @@ const ReasonSchema = v.pipe(v.string(), v.trim(), v.minLength(1, '--reason must 
 
 export function describeTransaction(row: PaymentTxRow): string {
   const amount = `${formatMinor(Number(row.amount), decimalsOf(row.currency))} ${row.currency}`;
-  const extra = [row.crypto_transaction_hash && `hash ${row.crypto_transaction_hash}`, row.error_message && `"${row.error_message}"`]
+  // The operator pays out to these, so they are printed whole (the user only ever sees a card masked).
+  const requisites = row.transaction_type === 'withdrawal' ? paymentDetailsOf(row)?.requisites : undefined;
+  const extra = [requisites && `to ${requisites}`, row.crypto_transaction_hash && `hash ${row.crypto_transaction_hash}`, row.error_message && `"${row.error_message}"`]
     .filter(Boolean)
     .join(' ');
   return [
