@@ -29,24 +29,33 @@ export type InfoChipProps = {
   live?: boolean;
   /** A compact pill for statuses inside tables and cards. */
   compact?: boolean;
+  /** Another icon than the kind's (a status badge shows a clock while it waits). */
+  icon?: IconName;
+  /** The hidden "Error:"/"Warning:" prefix; off where the text says it all (a status label). */
+  prefix?: boolean;
+  /** A span for a badge inside a table cell or a line of text. */
+  inline?: boolean;
   className?: string;
   id?: string;
+  /** Stated on the element for styles and tests (a transaction status). */
+  status?: string;
 };
 
-export function InfoChip({ kind, children, title, action, live = false, compact = false, className, id }: InfoChipProps) {
+export function InfoChip({ kind, children, title, action, live = false, compact = false, icon, prefix = true, inline = false, className, id, status }: InfoChipProps) {
   const t = useT();
   const role = live ? (kind === 'error' ? 'alert' : 'status') : undefined;
   // A bare message (an actor's error: a locale key or a server text) is shown in the current language.
   const message = typeof children === 'string' ? t(children) : children;
+  const Box = inline ? 'span' : 'div';
   return (
-    <div id={id} className={cx('info-chip', `info-chip-${kind}`, compact && 'info-chip-compact', className)} role={role}>
-      <Icon name={KIND_ICON[kind]} size={compact ? 14 : 18} className="info-chip-icon" />
-      <div className="info-chip-text">
-        <span className="visually-hidden">{t(`components.info_chip.${kind}`)}: </span>
+    <Box id={id} className={cx('info-chip', `info-chip-${kind}`, compact && 'info-chip-compact', className)} role={role} data-status={status}>
+      <Icon name={icon ?? KIND_ICON[kind]} size={compact ? 14 : 18} className="info-chip-icon" />
+      <Box className="info-chip-text">
+        {prefix ? <span className="visually-hidden">{t(`components.info_chip.${kind}`)}: </span> : null}
         {title ? <strong className="info-chip-title">{typeof title === 'string' ? t(title) : title}</strong> : null}
-        {title ? <div>{message}</div> : message}
-      </div>
-      {action ? <div className="info-chip-action">{action}</div> : null}
-    </div>
+        {title ? <Box>{message}</Box> : message}
+      </Box>
+      {action ? <Box className="info-chip-action">{action}</Box> : null}
+    </Box>
   );
 }

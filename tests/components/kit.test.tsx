@@ -78,6 +78,20 @@ describe('InfoChip', () => {
     );
     expect(screen.getByRole('alert').textContent).toContain('Deposit Failed!');
   });
+
+  it('can be an inline badge with its own icon and no spoken prefix', () => {
+    const { container } = render(
+      <InfoChip kind="warning" compact inline prefix={false} icon="clock" status="pending">
+        Pending
+      </InfoChip>,
+    );
+    const chip = container.firstElementChild!;
+    expect(chip.tagName).toBe('SPAN');
+    expect(chip.getAttribute('data-status')).toBe('pending');
+    expect(container.textContent).toBe('Pending');
+    expect(container.querySelector('svg[data-icon="clock"]')).not.toBeNull();
+    expect(container.querySelector('div')).toBeNull();
+  });
 });
 
 describe('Tabs', () => {

@@ -210,9 +210,10 @@ test('close an open order early at the quoted value, in Russian, on a tablet', a
   await expectNoAxeViolations(page, '[role="dialog"]');
   await expect(dialog.getByText(/^не меньше \d+,\d{2}\s\$$/)).toBeVisible();
   await confirm.click();
-  // A move of more than 1 % below the quote is refused and asked again: confirm once more.
+  // A move of more than 1 % below the quote is refused and asked again (the server's text, in
+  // the reader's language): confirm once more.
   await expect(async () => {
-    if (await dialog.getByText('Price changed, please confirm again').isVisible()) await confirm.click();
+    if (await dialog.getByText('Цена изменилась, подтвердите ещё раз').isVisible()) await confirm.click();
     await expect(dialog).toBeHidden({ timeout: 2000 });
   }).toPass({ timeout: 20_000 });
   // The amount in the reader's format: "97,82 $".

@@ -5,9 +5,7 @@
  * value with a toast ("Copied to clipboard" / "Copy error").
  */
 import { useChild } from '../../app/runtime';
-import { Icon, cx, type IconName } from '../../components';
-// The InfoChip's icons per kind and, with the module, its styles (the badge reuses them).
-import { KIND_ICON } from '../../components/InfoChip';
+import { InfoChip, type IconName } from '../../components';
 import { useT } from '../../i18n';
 import type { Transaction, TransactionType } from '../../../contract/payments';
 import { approvalDisplay, paymentBadgeKind } from '../../../machines/transactions/transactions.machine';
@@ -24,18 +22,15 @@ const STATUS_ICON: Record<string, IconName> = { pending: 'clock', completed: 'ch
 /**
  * pending / completed / failed, or the stored status as is (expired, cancelled). The colour is
  * the spec's badge kind (pending is a warning); the icon follows the status itself and the
- * accessible text is just the status (no "Warning:" prefix: the label says it all). Drawn with
- * the InfoChip's compact styles, which has no way to choose its icon or drop its prefix.
+ * accessible text is just the status (no "Warning:" prefix: the label says it all).
  */
 export function StatusBadge({ transaction, rule = 'payment' }: { transaction: Pick<Transaction, 'approval_status' | 'transaction_type'>; rule?: 'payment' | 'approval' }) {
-  const t = useT();
   const display = approvalDisplay(transaction.approval_status);
   const kind = rule === 'payment' ? paymentBadgeKind(transaction.transaction_type, display.label) : display.kind;
   return (
-    <span className={cx('info-chip', `info-chip-${kind}`, 'info-chip-compact', 'tx-status')} data-status={display.label}>
-      <Icon name={STATUS_ICON[display.label] ?? KIND_ICON[kind]} size={14} className="info-chip-icon" />
-      <span className="info-chip-text">{t(`transactions.status_${display.label}`)}</span>
-    </span>
+    <InfoChip kind={kind} compact inline prefix={false} icon={STATUS_ICON[display.label]} className="tx-status" status={display.label}>
+      {`transactions.status_${display.label}`}
+    </InfoChip>
   );
 }
 
