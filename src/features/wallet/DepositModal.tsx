@@ -20,7 +20,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { depositProcessMode } from '../../../machines/deposit/deposit.machine';
 import { depositAmountFormSchema, type DepositAmountValues } from '../../../machines/deposit/deposit.schemas';
 import { limitsOf, methodOption, type MethodOption } from '../../../machines/payment-methods/amounts';
-import { Button, Icon, InfoChip, Modal, Money, Spinner } from '../../components';
+import { Button, Icon, InfoChip, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useAppActor, useBalanceActor, useChild } from '../../app/runtime';
 import type { ModalComponentProps } from '../../app/modal-host';
@@ -30,14 +30,12 @@ import {
   ChosenMethod,
   MethodList,
   ResultPanel,
-  StepIndicator,
   ValueRow,
-  WalletShortcuts,
   fieldText,
   newFlowKey,
   useMinorMoney,
-  useShortcutsInFlow,
   useNow,
+  WalletFlowModal,
 } from './wallet-parts';
 
 type DepositRef = NonNullable<ReturnType<typeof useChild<'deposit'>>>;
@@ -68,26 +66,10 @@ export function DepositModal({ onClose }: ModalComponentProps) {
   const step = useSelector(deposit, stepIndex);
   const busy = useSelector(deposit, (s) => !!s && (s.matches('submitting') || s.matches({ process: { manual: 'confirming' } })));
   const steps = [t('deposit.step_method'), t('deposit.step_amount'), t('deposit.step_process'), t('deposit.step_complete')];
-  // On a phone the shortcuts follow the step instead of a pinned footer (see useShortcutsInFlow).
-  const inFlow = useShortcutsInFlow();
-  const shortcuts = <WalletShortcuts other="withdraw" onClose={onClose} disabled={busy} />;
-
   return (
-    <Modal
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={t('deposit.title')}
-      size="md"
-      dismissible={!busy}
-      className="wallet-modal"
-      footer={inFlow ? undefined : shortcuts}
-    >
-      <div className="stack">
-        <StepIndicator steps={steps} current={step} label={t('deposit.steps_label')} />
-        {deposit ? <DepositStep actor={deposit} onClose={onClose} /> : <Spinner label={t('common.loading')} />}
-        {inFlow ? <div className="wallet-shortcuts-flow">{shortcuts}</div> : null}
-      </div>
-    </Modal>
+    <WalletFlowModal title={t('deposit.title')} steps={steps} stepsLabel={t('deposit.steps_label')} current={step} busy={busy} other="withdraw" onClose={onClose}>
+      {deposit ? <DepositStep actor={deposit} onClose={onClose} /> : null}
+    </WalletFlowModal>
   );
 }
 

@@ -19,7 +19,7 @@ import { methodOption, type MethodOption } from '../../../machines/payment-metho
 import { withdrawLimits, withdrawOutcome } from '../../../machines/withdraw/withdraw.machine';
 import { withdrawFormSchema, type WithdrawValues } from '../../../machines/withdraw/withdraw.schemas';
 import { CARD_NUMBER_MAX_DIGITS, REQUISITES_MAX_LENGTH, isCardMethod } from '../../../contract/payments';
-import { Button, Icon, InfoChip, Modal, Money, Spinner, TextField } from '../../components';
+import { Button, Icon, InfoChip, Money, TextField } from '../../components';
 import { useT, type TFunction } from '../../i18n';
 import { useAppActor, useChild } from '../../app/runtime';
 import { useModalControls } from '../../app/hooks';
@@ -31,14 +31,12 @@ import {
   ChosenMethod,
   MethodList,
   ResultPanel,
-  StepIndicator,
-  WalletShortcuts,
   fieldText,
   keepFieldFocus,
   newFlowKey,
   useAmountText,
   useMinorMoney,
-  useShortcutsInFlow,
+  WalletFlowModal,
 } from './wallet-parts';
 
 type WithdrawRef = NonNullable<ReturnType<typeof useChild<'withdraw'>>>;
@@ -61,25 +59,10 @@ export function WithdrawModal({ onClose }: ModalComponentProps) {
   const step = useSelector(withdraw, stepIndex);
   const busy = useSelector(withdraw, (s) => !!s && s.matches('submitting'));
   const steps = [t('withdraw.step_method'), t('withdraw.step_details'), t('withdraw.step_completion')];
-  // On a phone the shortcuts follow the step instead of a pinned footer (see useShortcutsInFlow).
-  const inFlow = useShortcutsInFlow();
-  const shortcuts = <WalletShortcuts other="deposit" onClose={onClose} disabled={busy} />;
   return (
-    <Modal
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={t('withdraw.title')}
-      size="md"
-      dismissible={!busy}
-      className="wallet-modal"
-      footer={inFlow ? undefined : shortcuts}
-    >
-      <div className="stack">
-        <StepIndicator steps={steps} current={step} label={t('withdraw.steps_label')} />
-        {withdraw ? <WithdrawStep actor={withdraw} onClose={onClose} /> : <Spinner label={t('common.loading')} />}
-        {inFlow ? <div className="wallet-shortcuts-flow">{shortcuts}</div> : null}
-      </div>
-    </Modal>
+    <WalletFlowModal title={t('withdraw.title')} steps={steps} stepsLabel={t('withdraw.steps_label')} current={step} busy={busy} other="deposit" onClose={onClose}>
+      {withdraw ? <WithdrawStep actor={withdraw} onClose={onClose} /> : null}
+    </WalletFlowModal>
   );
 }
 

@@ -13,7 +13,7 @@ import { useLocation } from 'wouter';
 import { fromMinor } from '../../../contract/money';
 import type { PaymentCategory, PaymentMethod } from '../../../contract/payments';
 import { amountPresets, methodsFor, type MethodOption, type PaymentDirection } from '../../../machines/payment-methods/amounts';
-import { Button, EmptyState, Icon, SegmentedControl, SelectField, Skeleton, TextField, cx } from '../../components';
+import { Button, EmptyState, Icon, Modal, SegmentedControl, SelectField, Skeleton, Spinner, TextField, cx } from '../../components';
 import { useFormat, useT, type TFunction } from '../../i18n';
 import { useBalanceActor, useChild } from '../../app/runtime';
 import { useCopy, useModalControls } from '../../app/hooks';
@@ -434,6 +434,53 @@ export function WalletShortcuts({ other, onClose, disabled }: { other: 'deposit'
         {t('wallet.go_history')}
       </Button>
     </div>
+  );
+}
+
+/**
+ * The frame of a money wizard: the modal (not dismissible while a request is out), the step
+ * indicator, the current step (a spinner until the flow's actor exists) and the shortcuts, in
+ * the footer or, on a phone, after the step (see useShortcutsInFlow).
+ */
+export function WalletFlowModal({
+  title,
+  steps,
+  stepsLabel,
+  current,
+  busy,
+  other,
+  onClose,
+  children,
+}: {
+  title: string;
+  steps: string[];
+  stepsLabel: string;
+  current: number;
+  busy: boolean;
+  other: 'deposit' | 'withdraw';
+  onClose: () => void;
+  /** The step, or null while the flow's actor is being spawned. */
+  children: ReactNode | null;
+}) {
+  const t = useT();
+  const inFlow = useShortcutsInFlow();
+  const shortcuts = <WalletShortcuts other={other} onClose={onClose} disabled={busy} />;
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={title}
+      size="md"
+      dismissible={!busy}
+      className="wallet-modal"
+      footer={inFlow ? undefined : shortcuts}
+    >
+      <div className="stack">
+        <StepIndicator steps={steps} current={current} label={stepsLabel} />
+        {children ?? <Spinner label={t('common.loading')} />}
+        {inFlow ? <div className="wallet-shortcuts-flow">{shortcuts}</div> : null}
+      </div>
+    </Modal>
   );
 }
 
