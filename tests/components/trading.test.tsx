@@ -307,7 +307,7 @@ describe('orders panel', () => {
     const app = startTradingApp();
     app.render(<OrdersPanel headingId="orders-title" />);
     expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeTruthy();
-    expect(screen.getByText(/Place your first trade/)).toBeTruthy();
+    expect(screen.getByText(/To open a trade, choose an amount/)).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
   });
 
@@ -400,7 +400,7 @@ describe('orders panel', () => {
       await waitFor(() => expect(toasts()).toEqual(['orders.settled_won']));
       // After a trade the empty Active tab points to the settled orders, not to a first trade.
       expect(screen.getByText('Your settled orders are in All. Place a new trade any time.')).toBeTruthy();
-      expect(screen.queryByText(/Place your first trade/)).toBeNull();
+      expect(screen.queryByText(/To open a trade, choose an amount/)).toBeNull();
       fireEvent.click(screen.getByRole('button', { name: 'Show all orders' }));
       expect(app.child('orders').getSnapshot().context.tab).toBe('all');
       expect(lookups).toEqual([[7]]);
