@@ -58,4 +58,6 @@ export const ErrorText = {
   insufficientBalance: 'Insufficient balance',
   pairNotFound: 'Pair not found',
   websocketRequired: 'WebSocket connection required',
+  /** A socket event whose payload does not match its schema. */
+  invalidPayload: 'Invalid payload',
 } as const;

@@ -94,6 +94,17 @@ export function socketHandler(ctx: AppContext, socket: Socket, event: string, ha
   };
 }
 
+/**
+ * A socket event's payload checked with its contract schema: the output, or null after telling
+ * the client (`error_message` with the event and "Invalid payload").
+ */
+export function socketPayload<S extends v.GenericSchema>(socket: Socket, event: string, schema: S, raw: unknown): v.InferOutput<S> | null {
+  const parsed = v.safeParse(schema, raw);
+  if (parsed.success) return parsed.output;
+  socket.emit('error_message', { event, message: ErrorText.invalidPayload });
+  return null;
+}
+
 export async function userdataFor(ctx: AppContext, userId: number) {
   const user = await ctx.db
     .selectFrom('users')
@@ -123,9 +134,9 @@ export const coreModule: ServerModule = {
       socket.on(
         'provide_token',
         socketHandler(ctx, socket, 'provide_token', async (raw) => {
-          const parsed = v.safeParse(ProvideTokenSchema, raw);
-          if (!parsed.success) return socket.emit('error_message', { event: 'provide_token', message: 'Invalid payload' });
-          const userId = await authenticateSocket(ctx, socket, parsed.output.token);
+          const payload = socketPayload(socket, 'provide_token', ProvideTokenSchema, raw);
+          if (!payload) return;
+          const userId = await authenticateSocket(ctx, socket, payload.token);
           if (userId === null) socket.emit('error_message', { event: 'provide_token', message: ErrorText.unauthorized });
         }),
       );
@@ -133,9 +144,9 @@ export const coreModule: ServerModule = {
       socket.on(
         'get_userdata',
         socketHandler(ctx, socket, 'get_userdata', async (raw) => {
-          const parsed = v.safeParse(GetUserdataSchema, raw);
-          if (!parsed.success) return socket.emit('error_message', { event: 'get_userdata', message: 'Invalid payload' });
-          const userId = await authenticateSocket(ctx, socket, parsed.output.token);
+          const payload = socketPayload(socket, 'get_userdata', GetUserdataSchema, raw);
+          if (!payload) return;
+          const userId = await authenticateSocket(ctx, socket, payload.token);
           if (userId === null) return socket.emit('error_message', { event: 'get_userdata', message: ErrorText.unauthorized });
           const data = await userdataFor(ctx, userId);
           if (data) socket.emit('userdata', data);

@@ -46,7 +46,7 @@ async function selectPair(ctx: AppContext, m: Market, socket: Socket, raw: unkno
   const parsed = v.safeParse(SelectPairSchema, raw);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    return sendError(socket, 'select_pair', issue.path?.length ? issue.message : 'Invalid payload');
+    return sendError(socket, 'select_pair', issue.path?.length ? issue.message : ErrorText.invalidPayload);
   }
   const { pair_code, timeframe } = parsed.output;
   const pair = m.getPair(pair_code);

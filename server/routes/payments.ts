@@ -42,7 +42,7 @@ import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import { PaymentsService } from '../domain/payments/service';
 import type { SandboxPage } from '../domain/payments/providers/payment-link';
-import { userRoom } from './core';
+import { socketPayload, userRoom } from './core';
 
 export function paymentsService(ctx: AppContext): PaymentsService {
   const service = ctx.services.payments;
@@ -164,10 +164,10 @@ export const paymentsModule: ServerModule = {
   socket(io, ctx) {
     io.on('connection', (socket) => {
       socket.on(GET_PAYMENT_METHODS_EVENT, async (raw: unknown) => {
-        const parsed = v.safeParse(GetPaymentMethodsSchema, typeof raw === 'function' ? undefined : raw);
-        if (!parsed.success) return socket.emit('error_message', { event: GET_PAYMENT_METHODS_EVENT, message: 'Invalid payload' });
+        const query = socketPayload(socket, GET_PAYMENT_METHODS_EVENT, GetPaymentMethodsSchema, typeof raw === 'function' ? undefined : raw);
+        if (!query) return;
         try {
-          const payment_systems = await paymentsService(ctx).methods(parsed.output);
+          const payment_systems = await paymentsService(ctx).methods(query);
           socket.emit(INIT_PAYMENT_SYSTEMS_EVENT, { payment_systems });
         } catch (err) {
           ctx.log.error({ err }, 'get_payment_methods failed');

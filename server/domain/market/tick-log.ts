@@ -128,15 +128,14 @@ export async function insertTicks(trx: Trx, ticks: readonly Tick[]): Promise<voi
   }
 }
 
-export async function lastStoredTick(db: DB | Trx, pairCode: string): Promise<Tick | undefined> {
-  const row = await db
-    .selectFrom('market_ticks')
-    .selectAll()
-    .where('pair_code', '=', pairCode)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+/** The newest (`desc`) or oldest (`asc`) tick the log holds for a pair. */
+async function endStoredTick(db: DB | Trx, pairCode: string, order: 'asc' | 'desc'): Promise<Tick | undefined> {
+  const row = await db.selectFrom('market_ticks').selectAll().where('pair_code', '=', pairCode).orderBy('seq', order).limit(1).executeTakeFirst();
   return row ? rowToTick(row) : undefined;
+}
+
+export function lastStoredTick(db: DB | Trx, pairCode: string): Promise<Tick | undefined> {
+  return endStoredTick(db, pairCode, 'desc');
 }
 
 export async function storedTickAtOrBefore(db: DB | Trx, pairCode: string, timeMs: number): Promise<Tick | undefined> {
@@ -224,15 +223,8 @@ export async function countStoredTicks(db: DB | Trx, pairCode: string, fromSeq: 
 }
 
 /** The oldest tick the log still holds for a pair (retention deletes from the old end only). */
-export async function oldestStoredTick(db: DB | Trx, pairCode: string): Promise<Tick | undefined> {
-  const row = await db
-    .selectFrom('market_ticks')
-    .selectAll()
-    .where('pair_code', '=', pairCode)
-    .orderBy('seq', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? rowToTick(row) : undefined;
+export function oldestStoredTick(db: DB | Trx, pairCode: string): Promise<Tick | undefined> {
+  return endStoredTick(db, pairCode, 'asc');
 }
 
 /**

@@ -82,20 +82,30 @@ export async function listOrders(
   userId: number,
   query: ListOrdersQuery,
 ): Promise<{ orders: Order[]; pagination: Pagination }> {
-  let base = deps.db.selectFrom('orders').where('user_id', '=', userId);
+  let base = ordersOf(deps, userId);
   if (query.status !== 'all') base = base.where('status', '=', query.status);
   if (query.symbol !== undefined) base = base.where('pair_code', '=', query.symbol);
   if (query.currency !== undefined) base = base.where('currency', '=', query.currency);
   if (query.trading_account !== 'all') base = base.where('account', '=', ledgerAccount(query.trading_account));
+  return pageOfOrders(deps, base, query);
+}
 
+type OrdersOfUser = ReturnType<typeof ordersOf>;
+
+function ordersOf(deps: OrdersDeps, userId: number) {
+  return deps.db.selectFrom('orders').where('user_id', '=', userId);
+}
+
+/** One page of the selected orders, newest first, with the spec's pagination block. */
+async function pageOfOrders(deps: OrdersDeps, base: OrdersOfUser, page: { limit: number; offset: number }): Promise<{ orders: Order[]; pagination: Pagination }> {
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(count.n);
-  const rows = await base.selectAll().orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute();
-  const end = query.offset + rows.length;
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  const end = page.offset + rows.length;
   const hasMore = end < total;
   return {
     orders: rows.map((r) => wire(deps, r)),
-    pagination: { total_count: total, limit: query.limit, offset: query.offset, has_more: hasMore, next_offset: hasMore ? end : null },
+    pagination: { total_count: total, limit: page.limit, offset: page.offset, has_more: hasMore, next_offset: hasMore ? end : null },
   };
 }
 
@@ -108,15 +118,6 @@ export async function listAllOrders(
   userId: number,
   query: AllOrdersQuery,
 ): Promise<{ orders: Order[]; truncated: boolean; pagination: Pagination }> {
-  const base = deps.db.selectFrom('orders').where('user_id', '=', userId);
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(count.n);
-  const rows = await base.selectAll().orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute();
-  const end = query.offset + rows.length;
-  const hasMore = end < total;
-  return {
-    orders: rows.map((r) => wire(deps, r)),
-    truncated: hasMore,
-    pagination: { total_count: total, limit: query.limit, offset: query.offset, has_more: hasMore, next_offset: hasMore ? end : null },
-  };
+  const page = await pageOfOrders(deps, ordersOf(deps, userId), query);
+  return { orders: page.orders, truncated: page.pagination.has_more, pagination: page.pagination };
 }

@@ -25,7 +25,7 @@ import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import type { CallbackUpdate, PaymentProvider } from './providers/types';
 import { recordEvent } from '../events';
 import { approveDeposit, changeStatus, latePaymentKey } from './status';
-import { decimalsOf, paymentDetailsOf, requisitOf, toWireTransaction, type PaymentTxRow, type StoredPaymentDetails } from './wire';
+import { decimalsOf, paymentDetailsOf, requisitOf, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow, type StoredPaymentDetails } from './wire';
 
 export type ProviderRegistry = ReadonlyMap<string, PaymentProvider>;
 
@@ -103,6 +103,7 @@ export async function createDeposit(
       const created = await trx
         .insertInto('payment_transactions')
         .values({
+          ...EMPTY_PAYMENT_COLUMNS,
           user_id: userId,
           transaction_type: 'deposit',
           status: 'pending',
@@ -117,18 +118,6 @@ export async function createDeposit(
           payment_currency: checked.paymentCurrency.iso_code,
           amount_payment_currency: checked.amountPayment,
           exchange_rate: checked.exchangeRate,
-          balance_before: null,
-          balance_after: null,
-          crypto_wallet_address: null,
-          crypto_network: null,
-          crypto_transaction_hash: null,
-          payment_url: null,
-          invoice_id: null,
-          checkout_token: null,
-          requisit: null,
-          payment_details: null,
-          estimated_processing_time: null,
-          error_message: null,
           expired_at: provider.depositTtlMs === null ? null : now + provider.depositTtlMs,
           created_at: now,
           updated_at: now,
@@ -266,6 +255,7 @@ async function recordLatePayment(trx: Trx, row: PaymentTxRow, update: CallbackUp
   const created = await trx
     .insertInto('payment_transactions')
     .values({
+      ...EMPTY_PAYMENT_COLUMNS,
       user_id: row.user_id,
       transaction_type: 'deposit',
       status: 'processing',
@@ -280,20 +270,9 @@ async function recordLatePayment(trx: Trx, row: PaymentTxRow, update: CallbackUp
       payment_currency: row.payment_currency,
       amount_payment_currency: row.amount_payment_currency,
       exchange_rate: row.exchange_rate,
-      balance_before: null,
-      balance_after: null,
-      // The address, invoice and hash stay with the failed deposit (they are unique per deposit).
-      crypto_wallet_address: null,
+      // Only the network is copied: the address, invoice and hash stay with the failed deposit (unique per deposit).
       crypto_network: row.crypto_network,
-      crypto_transaction_hash: null,
-      payment_url: null,
-      invoice_id: null,
-      checkout_token: null,
-      requisit: null,
-      payment_details: null,
-      estimated_processing_time: null,
       error_message: `Late payment for failed deposit #${row.id}${hash}: waiting for the operator's review`,
-      expired_at: null,
       created_at: now,
       updated_at: now,
     })

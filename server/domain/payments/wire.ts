@@ -9,6 +9,27 @@ import { maskedRequisites, type ApprovalStatus, type IntegrationType, type Requi
 import type { PaymentMethodsTable, PaymentTransactionsTable } from '../../db/tables/payments';
 
 export type PaymentTxRow = Selectable<PaymentTransactionsTable>;
+
+/**
+ * The columns a new payment row leaves empty unless its kind sets them (balances, provider
+ * data, texts, expiry): spread first into an insert, then the row's own values.
+ */
+export const EMPTY_PAYMENT_COLUMNS = {
+  balance_before: null,
+  balance_after: null,
+  crypto_wallet_address: null,
+  crypto_network: null,
+  crypto_transaction_hash: null,
+  payment_url: null,
+  invoice_id: null,
+  checkout_token: null,
+  requisit: null,
+  payment_details: null,
+  estimated_processing_time: null,
+  error_message: null,
+  expired_at: null,
+} as const satisfies Partial<Record<keyof PaymentTxRow, null>>;
+
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
 
 export function decimalsOf(code: string): number {

@@ -15,7 +15,7 @@ import { checkMethodAndAmount } from './amounts';
 import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry, type RequestIdentity } from './deposits';
 import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import { holdKey, movePaymentMoney } from './status';
-import { storedPaymentDetails, toWireTransaction, type PaymentTxRow } from './wire';
+import { storedPaymentDetails, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow } from './wire';
 
 const insufficient = () => badRequest(ErrorText.insufficientBalance, [{ field: 'amount', message: ErrorText.insufficientBalance }]);
 
@@ -59,6 +59,7 @@ export async function createWithdrawal(
       const created = await trx
         .insertInto('payment_transactions')
         .values({
+          ...EMPTY_PAYMENT_COLUMNS,
           user_id: userId,
           transaction_type: 'withdrawal',
           status: 'pending',
@@ -73,19 +74,10 @@ export async function createWithdrawal(
           payment_currency: checked.paymentCurrency.iso_code,
           amount_payment_currency: checked.amountPayment,
           exchange_rate: checked.exchangeRate,
-          balance_before: null,
-          balance_after: null,
           crypto_wallet_address: method.integration_type === 'crypto_address' ? input.payment_details.requisites : null,
           crypto_network: method.crypto_network,
-          crypto_transaction_hash: null,
-          payment_url: null,
-          invoice_id: null,
-          checkout_token: null,
-          requisit: null,
           payment_details: JSON.stringify(details),
           estimated_processing_time: terms.estimated_processing_time,
-          error_message: null,
-          expired_at: null,
           created_at: now,
           updated_at: now,
         })
