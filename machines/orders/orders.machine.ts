@@ -284,7 +284,9 @@ export const ordersMachine = setup({
         if (toast) enqueue.sendParent({ type: 'toast.requested', toast } satisfies OrdersParentEvent);
         announced = remember(announced, order.order_id);
       }
-      enqueue.assign({ announced, unconfirmed: [] });
+      // An order whose lookup failed (no answer among the orders) stays for the next refresh.
+      const answered = new Set(params.orders.map((o) => o.order_id));
+      enqueue.assign({ announced, unconfirmed: context.unconfirmed.filter((o) => !answered.has(o.order_id)) });
     }),
     rememberClose: assign(({ context, event }) => {
       assertEvent(event, 'orders.closeRequested');

@@ -69,7 +69,7 @@ async function rethrowing<T>(request: () => Promise<T>): Promise<T> {
 
 /**
  * The orders by id (GET /api/platform/orders/{id} each): those that answered. Fails only when
- * none did, so the orders machine keeps them for its next refresh.
+ * none did; the orders machine keeps every order without an answer for its next refresh.
  */
 export async function fetchOrdersById(api: Pick<TradingApi, 'getOrder'>, orderIds: readonly number[]): Promise<Order[]> {
   const results = await Promise.allSettled(orderIds.map((id) => api.getOrder(id)));

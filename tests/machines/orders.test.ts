@@ -284,6 +284,23 @@ describe('orders behaviour', () => {
     expect(actor.getSnapshot().context.unconfirmed).toEqual([]);
   });
 
+  it('keeps only the orders whose lookup gave no answer when others answered', async () => {
+    let open = [a, b];
+    const { actor, parentEvents } = withServer(
+      (input) => Promise.resolve(input.limit === 100 ? page(open, open.length) : page([], 0)),
+      // The lookup of b failed; fetchOrdersById answers with the orders that came back.
+      () => Promise.resolve([settled(a, 'won', 19.2)]),
+    );
+    actor.send({ type: 'orders.sessionStarted' });
+    await flush();
+    open = [];
+    actor.send({ type: 'orders.refreshRequested' });
+    await flush();
+    await flush();
+    expect(parentEvents).toHaveLength(1);
+    expect(actor.getSnapshot().context.unconfirmed).toEqual([b]);
+  });
+
   it('fetches both lists again when an open order is overdue without its settlement', async () => {
     vi.useFakeTimers();
     try {
