@@ -10,7 +10,7 @@ import type { TelegramAccount } from '../../../contract/profile';
 import type { telegramMachine } from '../../../machines/telegram/telegram.machine';
 import { Button, ConfirmDialog, DateTime, Icon, IconButton, InfoChip, SkeletonText, Spinner } from '../../components';
 import { useT } from '../../i18n';
-import { useAppActor } from '../../app/runtime';
+import { useCopy } from '../../app/hooks';
 import { translateText } from './form-fields';
 
 type TelegramActor = ActorRefFrom<typeof telegramMachine>;
@@ -45,7 +45,6 @@ function LinkedAccount({ account }: { account: TelegramAccount }) {
 
 export function TelegramSection({ actor }: { actor: TelegramActor | undefined }) {
   const t = useT();
-  const app = useAppActor();
   const loading = useSelector(actor, (s) => !s || s.matches('loading'));
   const failed = useSelector(actor, (s) => s?.matches('failed') ?? false);
   const creating = useSelector(actor, (s) => s?.matches('creatingLink') ?? false);
@@ -58,14 +57,7 @@ export function TelegramSection({ actor }: { actor: TelegramActor | undefined })
   const link = useSelector(actor, (s) => s?.context.link ?? null);
   const error = useSelector(actor, (s) => s?.context.error ?? null);
 
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      app.send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'common.copied' } });
-    } catch {
-      app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
-    }
-  };
+  const copy = useCopy();
 
   if (loading || !actor) return <SkeletonText lines={3} />;
   if (failed) {
