@@ -14,7 +14,7 @@
 import { createPortal } from 'react-dom';
 import { useT } from '../i18n';
 import { IconButton } from './Button';
-import { useMediaQuery } from './hooks';
+import { PHONE_QUERY, useMediaQuery } from './hooks';
 import { Icon } from './Icon';
 import { KIND_ICON } from './InfoChip';
 import './Toasts.css';
@@ -33,11 +33,10 @@ export type ToastViewportProps = {
 };
 
 export const TOAST_LIMIT = { desktop: 3, phone: 2 } as const;
-export const PHONE_MEDIA = '(max-width: 768px)';
 
 export function ToastViewport({ toasts, onDismiss, limit, inline = false }: ToastViewportProps) {
   const t = useT();
-  const phone = useMediaQuery(PHONE_MEDIA);
+  const phone = useMediaQuery(PHONE_QUERY);
   const max = Math.max(1, limit ?? (phone ? TOAST_LIMIT.phone : TOAST_LIMIT.desktop));
   const shown = toasts.slice(-max);
   const hidden = toasts.length - shown.length;

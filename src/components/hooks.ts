@@ -2,24 +2,27 @@
  * Small hooks shared by the components: a media query, the user's reduced-motion preference,
  * scroll hints for horizontal strips and an "outside click / Escape" listener for popovers.
  */
-import { useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useSyncExternalStore, type RefObject } from 'react';
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
+/** The phone layout (spec: mobile <= 768 px): modals as bottom sheets, no sidebar. */
+export const PHONE_QUERY = '(max-width: 768px)';
+
+const mediaList = (media: string): MediaQueryList | null =>
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(media) : null;
+
 /** Whether a media query matches now; follows its changes. False where matchMedia is missing. */
 export function useMediaQuery(media: string): boolean {
-  const [matches, setMatches] = useState(() =>
-    typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(media).matches : false,
+  const subscribe = useCallback(
+    (notify: () => void) => {
+      const list = mediaList(media);
+      list?.addEventListener?.('change', notify);
+      return () => list?.removeEventListener?.('change', notify);
+    },
+    [media],
   );
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(media);
-    const onChange = () => setMatches(query.matches);
-    onChange();
-    query.addEventListener?.('change', onChange);
-    return () => query.removeEventListener?.('change', onChange);
-  }, [media]);
-  return matches;
+  return useSyncExternalStore(subscribe, () => mediaList(media)?.matches ?? false, () => false);
 }
 
 export function useReducedMotion(): boolean {

@@ -25,7 +25,7 @@ export { Tabs, type TabItem, type TabsProps } from './Tabs';
 export { TextField, type TextFieldProps } from './TextField';
 export { ToastViewport, type ToastItem, type ToastType, type ToastViewportProps } from './Toasts';
 export { cx } from './cx';
-export { useMediaQuery, useReducedMotion, useScrollHints } from './hooks';
+export { PHONE_QUERY, useMediaQuery, useReducedMotion, useScrollHints } from './hooks';
 export type { MaybeSignal } from './fieldParts';
 export { SegmentedControl, type SegmentOption, type SegmentedControlProps } from './SegmentedControl';
 export { PublicFooter, PublicTopBar } from './PublicChrome';

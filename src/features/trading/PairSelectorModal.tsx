@@ -10,11 +10,11 @@
 import { useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useSelector } from '@xstate/react';
 import { PAIR_CATEGORIES, type Pair, type PairCategory } from '../../../contract/market';
-import { EmptyState, Icon, Modal, PriceText, Skeleton, Tabs, TextField } from '../../components';
+import { EmptyState, Icon, Modal, PriceText, Skeleton, Tabs, TextField, useMediaQuery } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useConnectionState } from '../../app/hooks';
 import type { ModalComponentProps } from '../../app/modal-host';
-import { useMediaQuery, usePairsActor } from './hooks';
+import { usePairsActor } from './hooks';
 import { logoSrc } from './pair-logo';
 import './trading.css';
 

@@ -8,14 +8,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
-import { BottomSheet, Button } from '../../components';
+import { BottomSheet, Button, PHONE_QUERY, useMediaQuery } from '../../components';
 import { useT } from '../../i18n';
 import type { OrdersTab } from '../../../machines/orders/orders.machine';
 import { BetPanel } from './BetPanel';
 import { ChartPanel } from './ChartPanel';
 import { OrderCloseDialog } from './OrderCloseDialog';
 import { OrdersPanel } from './OrdersPanel';
-import { MOBILE_QUERY, useMediaQuery, useOrderCloseActor, useOrdersActor } from './hooks';
+import { useOrderCloseActor, useOrdersActor } from './hooks';
 import './trading.css';
 
 function ordersTabFrom(search: string): OrdersTab | null {
@@ -25,7 +25,7 @@ function ordersTabFrom(search: string): OrdersTab | null {
 
 export function TradingPage() {
   const t = useT();
-  const mobile = useMediaQuery(MOBILE_QUERY);
+  const mobile = useMediaQuery(PHONE_QUERY);
   const search = useSearch();
   const [, navigate] = useLocation();
   const orders = useOrdersActor();

@@ -1,9 +1,9 @@
 /**
  * The trading screen's access to its actors (pairs, its chart, orderPlacement, orders, the
- * orderClose flow) and two small view hooks: a clock that ticks while something counts down,
- * and a media query.
+ * orderClose flow) and a clock that ticks while something counts down (the media query hook is
+ * the kit's: components/hooks.ts).
  */
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useChild } from '../../app/runtime';
 
@@ -50,18 +50,3 @@ export function useNow(intervalMs: number, active = true): number {
   return now;
 }
 
-/** Whether a media query matches, kept current. */
-export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (notify) => {
-      if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
-      const list = window.matchMedia(query);
-      list.addEventListener('change', notify);
-      return () => list.removeEventListener('change', notify);
-    },
-    () => (typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(query).matches : false),
-    () => false,
-  );
-}
-
-export const MOBILE_QUERY = '(max-width: 768px)';

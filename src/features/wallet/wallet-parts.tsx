@@ -5,7 +5,7 @@
  * presets, copyable value rows, the step indicator, the shortcuts to the other modal and to the
  * history, and two small hooks (copy to the clipboard with a toast, a ticking clock).
  */
-import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReadonlySignal } from '@preact/signals-react';
@@ -13,7 +13,7 @@ import { useLocation } from 'wouter';
 import { fromMinor } from '../../../contract/money';
 import type { PaymentCategory, PaymentMethod } from '../../../contract/payments';
 import { amountPresets, methodsFor, type MethodOption, type PaymentDirection } from '../../../machines/payment-methods/amounts';
-import { Button, EmptyState, Icon, Modal, SegmentedControl, SelectField, Skeleton, Spinner, TextField, cx } from '../../components';
+import { Button, EmptyState, Icon, Modal, SegmentedControl, SelectField, Skeleton, Spinner, TextField, PHONE_QUERY, cx, useMediaQuery } from '../../components';
 import { useFormat, useT, type TFunction } from '../../i18n';
 import { useBalanceActor, useChild } from '../../app/runtime';
 import { useCopy, useModalControls } from '../../app/hooks';
@@ -384,31 +384,13 @@ export function StepIndicator({ steps, current, label }: { steps: string[]; curr
   );
 }
 
-/** The phone layout (spec: mobile <= 768 px), where a modal is a bottom sheet. */
-export const COMPACT_QUERY = '(max-width: 768px)';
-
-/** Whether a media query matches, following its changes (false where matchMedia is missing). */
-export function useMediaQuery(query: string): boolean {
-  const subscribe = useCallback(
-    (notify: () => void) => {
-      if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
-      const list = window.matchMedia(query);
-      list.addEventListener('change', notify);
-      return () => list.removeEventListener('change', notify);
-    },
-    [query],
-  );
-  const read = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
-  return useSyncExternalStore(subscribe, read, () => false);
-}
-
 /**
  * Where the shortcuts go: the modal's footer on wider screens; on a phone they follow the
  * step's content instead, so a pinned footer never covers the primary action when the
  * on-screen keyboard takes half of the height.
  */
 export function useShortcutsInFlow(): boolean {
-  return useMediaQuery(COMPACT_QUERY);
+  return useMediaQuery(PHONE_QUERY);
 }
 
 /** Links to the other money modal and to the history (spec section 2). */
