@@ -10,6 +10,13 @@
  * meanwhile). `loggingOut` is a state, so a second logout request while one runs is ignored.
  * A 401 anywhere in an authenticated state logs out locally without calling the server.
  *
+ * A stored session the server could not be asked about (no response, a timeout, 408, 429 or
+ * 5xx: `isServerUnreachable`) is not a refused one: the session stays, the app is shown with the
+ * stored user, and `loggedIn.server` is `reconnecting`, asking again after `reconnectDelay`
+ * (1, 2, 4, 8, 16 then every 30 s, or at once on `session.reconnectRequested`) until the server
+ * answers. Only an answer ends it: the user (back to `confirmed`), or a refusal (a 401 the token
+ * refresh could not cure arrives as `session.unauthorized`; any other 4xx ends it too).
+ *
  * Every change of a persistable field runs `persistSession` with the PersistedSession shape;
  * the parent (the app machine) hears `session.loggedIn`, `session.loggedOut`,
  * `session.userUpdated`, `session.tokenRefreshed`, `session.settingsSaved` and
@@ -48,6 +55,8 @@ export interface SessionContext {
   queuedSettings: SettingsPatch;
   /** The settings change the running save request carries. */
   savingSettings: SettingsPatch;
+  /** Failed checks of a stored session while the server is unreachable (capped at the last delay's index). */
+  reconnectAttempt: number;
 }
 
 export type SessionEvent =
@@ -59,6 +68,7 @@ export type SessionEvent =
   | { type: 'session.unauthorized' }
   | { type: 'session.tokensRefreshed'; token: string; refreshToken: string | null }
   | { type: 'session.userRefreshRequested' }
+  | { type: 'session.reconnectRequested' }
   | { type: 'session.settingsChanged'; patch: SettingsPatch }
   | { type: 'session.pairSelected'; pairCode: string; timeframe: Timeframe };
 
@@ -89,6 +99,24 @@ export interface ExchangeAdminTokenInput {
 }
 export interface SaveFrontSettingsInput {
   patch: SettingsPatch;
+}
+
+/** Waits before asking the server again about a stored session it could not be reached for. */
+export const SESSION_RECONNECT_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
+
+export function sessionReconnectDelay(attempt: number): number {
+  return SESSION_RECONNECT_DELAYS_MS[Math.min(Math.max(attempt, 0), SESSION_RECONNECT_DELAYS_MS.length - 1)];
+}
+
+/**
+ * Whether a failure means the server gave no verdict on the session: no response at all
+ * (status 0: offline, reset, aborted, timed out), 408, 429 or a 5xx. A 401 or another 4xx is an
+ * answer and ends the session.
+ */
+export function isServerUnreachable(error: unknown): boolean {
+  const status: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'status') : undefined;
+  if (typeof status !== 'number') return false;
+  return status === 0 || status === 408 || status === 429 || status >= 500;
 }
 
 const LOGIN_FALLBACK = 'Invalid credentials';
@@ -250,6 +278,10 @@ export const sessionMachine = setup({
     }),
     startSavingSettings: assign(({ context }) => ({ savingSettings: context.queuedSettings, queuedSettings: {} })),
     finishSavingSettings: assign({ savingSettings: {} }),
+    countReconnectAttempt: assign(({ context }) => ({
+      reconnectAttempt: Math.min(context.reconnectAttempt + 1, SESSION_RECONNECT_DELAYS_MS.length - 1),
+    })),
+    resetReconnectAttempts: assign({ reconnectAttempt: 0 }),
     selectPair: raise(({ event }) => {
       assertEvent(event, 'session.pairSelected');
       return { type: 'session.settingsChanged' as const, patch: { currentPair: event.pairCode, currentTimeframe: event.timeframe } };
@@ -276,6 +308,12 @@ export const sessionMachine = setup({
     hasToken: ({ context }) => context.token !== null,
     isTwoFactorRequired: (_, params: { outcome: LoginOutcome }) => params.outcome.kind === 'twoFactorRequired',
     hasQueuedSettings: ({ context }) => Object.keys(context.queuedSettings).length > 0,
+    /** The server gave no verdict, and the stored user can be shown meanwhile. */
+    canWaitForServer: ({ context }, params: { error: unknown }) => context.user !== null && isServerUnreachable(params.error),
+    isServerUnreachable: (_, params: { error: unknown }) => isServerUnreachable(params.error),
+  },
+  delays: {
+    reconnectDelay: ({ context }) => sessionReconnectDelay(context.reconnectAttempt),
   },
 }).createMachine({
   id: 'session',
@@ -292,6 +330,7 @@ export const sessionMachine = setup({
     adminToken: input.adminToken,
     queuedSettings: {},
     savingSettings: {},
+    reconnectAttempt: 0,
   }),
   initial: 'booting',
   states: {
@@ -343,11 +382,18 @@ export const sessionMachine = setup({
             { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
           ],
         },
-        onError: {
-          target: 'loggedOut',
-          description: 'The stored session is over: its tokens and type are cleared.',
-          actions: ['clearCredentials', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
-        },
+        onError: [
+          {
+            guard: { type: 'canWaitForServer', params: ({ event }) => ({ error: event.error }) },
+            target: '#session.loggedIn.server.reconnecting',
+            description: 'No verdict (network failure, timeout, 5xx): the session stays and the app shows the stored user while it asks again.',
+          },
+          {
+            target: 'loggedOut',
+            description: 'The stored session is over: its tokens and type are cleared.',
+            actions: ['clearCredentials', { type: 'persistSession', params: ({ context }) => toPersistedSession(context) }],
+          },
+        ],
       },
       on: {
         'session.unauthorized': {
@@ -467,6 +513,55 @@ export const sessionMachine = setup({
                 onError: {
                   target: 'current',
                   description: 'A failed re-fetch keeps the user we have (a 401 arrives separately as session.unauthorized).',
+                },
+              },
+            },
+          },
+        },
+        server: {
+          initial: 'confirmed',
+          description: 'Whether the server has confirmed the stored session since start.',
+          states: {
+            confirmed: {},
+            reconnecting: {
+              tags: ['reconnecting'],
+              initial: 'waiting',
+              exit: 'resetReconnectAttempts',
+              states: {
+                waiting: {
+                  after: { reconnectDelay: 'checking' },
+                  on: { 'session.reconnectRequested': 'checking' },
+                },
+                checking: {
+                  invoke: {
+                    id: 'reconnectUser',
+                    src: 'fetchMe',
+                    onDone: {
+                      target: '#session.loggedIn.server.confirmed',
+                      actions: [
+                        { type: 'assignUser', params: ({ event }) => ({ user: event.output }) },
+                        { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+                        'notifyUserUpdated',
+                      ],
+                    },
+                    onError: [
+                      {
+                        guard: { type: 'isServerUnreachable', params: ({ event }) => ({ error: event.error }) },
+                        target: 'waiting',
+                        description: 'Still no verdict: wait longer, then ask again.',
+                        actions: 'countReconnectAttempt',
+                      },
+                      {
+                        target: '#session.loggedOut',
+                        description: 'The server answered and refused the stored session.',
+                        actions: [
+                          'clearSession',
+                          { type: 'persistSession', params: ({ context }) => toPersistedSession(context) },
+                          { type: 'notifyLoggedOut', params: { reason: 'unauthorized' } },
+                        ],
+                      },
+                    ],
+                  },
                 },
               },
             },

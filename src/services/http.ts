@@ -11,8 +11,9 @@
  *   response at all (network error, timeout) is status 0.
  * - Calls carry the session's bearer token unless told not to (login, register, refresh and the
  *   other public auth calls). A 401 on a bearer call triggers ONE token refresh, shared by every
- *   request that fails meanwhile, and one retry with the new token; if the refresh fails or the
- *   retry is refused again, the session is told to log out locally.
+ *   request that fails meanwhile, and one retry with the new token; if the refresh is refused or the
+ *   retry is refused again, the session is told to log out locally. A refresh that got no answer
+ *   (network failure, timeout, 408, 429, 5xx) leaves the session alone and fails with that status.
  */
 import { ofetch, type $Fetch } from 'ofetch';
 import * as v from 'valibot';
@@ -38,6 +39,11 @@ export class ApiError extends Error {
     this.details = extra.details ?? [];
     this.body = extra.body;
   }
+}
+
+/** A status that says the server gave no answer on the request itself: no response, 408, 429 or 5xx. */
+export function isNoVerdict(status: number): boolean {
+  return status === 0 || status === 408 || status === 429 || status >= 500;
 }
 
 /** Error texts that carry a status of their own (spec section 8). */
@@ -214,7 +220,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         let token: string;
         try {
           token = await refreshOnce(usedToken);
-        } catch {
+        } catch (refreshError) {
+          // A refresh the server never answered (status 0, 408, 429, 5xx) is no verdict on the
+          // session: the caller gets that failure and the session stays.
+          if (refreshError instanceof ApiError && isNoVerdict(refreshError.status)) throw refreshError;
           auth?.onUnauthorized();
           throw error;
         }

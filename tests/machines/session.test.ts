@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
 import type { User } from '../../contract/user';
-import { sessionMachine, type LogoutInput, type SaveFrontSettingsInput, type SessionInput } from '../../machines/session/session.machine';
+import { isServerUnreachable, sessionMachine, sessionReconnectDelay, type LogoutInput, type SaveFrontSettingsInput, type SessionInput } from '../../machines/session/session.machine';
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeUser } from './fixtures';
@@ -44,6 +44,12 @@ const events: AnyEventObject[] = [
   { type: 'session.userRefreshRequested' },
   { type: 'xstate.done.actor.fetchMe', output: user },
   { type: 'xstate.error.actor.fetchMe', error: { message: 'Failed to get user data' } },
+  { type: 'xstate.error.actor.fetchMe', error: { status: 0, message: 'Request failed' } },
+  { type: 'session.reconnectRequested' },
+  { type: 'xstate.done.actor.reconnectUser', output: refreshed },
+  { type: 'xstate.error.actor.reconnectUser', error: { status: 0, message: 'Request failed' } },
+  { type: 'xstate.error.actor.reconnectUser', error: { status: 503, message: 'Service unavailable' } },
+  { type: 'xstate.error.actor.reconnectUser', error: { status: 403, message: 'Forbidden' } },
   { type: 'xstate.done.actor.refreshUser', output: refreshed },
   { type: 'xstate.error.actor.refreshUser', error: { message: 'Failed to get user data' } },
   { type: 'session.settingsChanged', patch: { current_currency: 'EUR' } },
@@ -96,6 +102,14 @@ const settings = [
     'xstate.error.actor.saveFrontSettings',
   ),
 ];
+const unreachable = pick(
+  'xstate.error.actor.fetchMe',
+  'session.reconnectRequested',
+  'xstate.done.actor.reconnectUser',
+  'xstate.error.actor.reconnectUser',
+  'session.unauthorized',
+  'session.logoutRequested',
+);
 const admin = pick(
   'xstate.done.actor.exchangeAdminToken',
   'xstate.error.actor.exchangeAdminToken',
@@ -118,6 +132,14 @@ const models: Array<[string, PathModel]> = [
   ['login', model(nothingStored, login, pick('session.loginSubmitted', 'xstate.done.actor.login', 'xstate.error.actor.login', 'session.logoutRequested', 'xstate.done.actor.logout'))],
   ['stored session', model(storedSession, stored, pick('xstate.done.actor.fetchMe', 'xstate.error.actor.fetchMe', 'session.userRefreshRequested', 'xstate.done.actor.refreshUser'))],
   ['settings', model(storedSession, settings, pick('xstate.done.actor.fetchMe', 'session.pairSelected', 'xstate.done.actor.saveFrontSettings'))],
+  [
+    'unreachable server',
+    model(
+      storedSession,
+      unreachable,
+      unreachable.filter((e) => e.type !== 'xstate.error.actor.reconnectUser' || e.error.status === 0),
+    ),
+  ],
   ['admin link', model({ persistedSession: null, adminToken: 'adm-1' }, admin)],
   ['admin link over a stored session', model({ persistedSession: persisted, adminToken: 'adm-1' }, admin)],
 ];
@@ -290,6 +312,75 @@ describe('session rules', () => {
     expect(h.actor.getSnapshot().context).toMatchObject({ token: null, refreshToken: null, user: null });
     expect(h.persistSession).toHaveBeenLastCalledWith(expect.objectContaining({ token: null, isAuthenticated: false }));
     expect(h.parentEvents).toEqual([]);
+  });
+
+  it('keeps the session when the server cannot be reached at start, shows the stored user and asks again with backoff', async () => {
+    vi.useFakeTimers();
+    try {
+      const answers: Array<() => Promise<User>> = [
+        () => Promise.reject(Object.assign(new Error('Request failed'), { status: 0 })),
+        () => Promise.reject(Object.assign(new Error('Request failed'), { status: 0 })),
+        () => Promise.reject(Object.assign(new Error('Bad gateway'), { status: 502 })),
+        () => Promise.resolve(refreshed),
+      ];
+      let calls = 0;
+      const h = harness({ persistedSession: persisted, adminToken: null }, { fetchMe: () => answers[calls++]() });
+      await vi.advanceTimersByTimeAsync(0);
+      const snap = h.actor.getSnapshot();
+      expect(snap.matches({ loggedIn: { server: { reconnecting: 'waiting' } } })).toBe(true);
+      expect(snap.hasTag('authenticated')).toBe(true);
+      expect(snap.hasTag('reconnecting')).toBe(true);
+      expect(snap.context).toMatchObject({ token: 'tok-old', refreshToken: 'ref-old', user });
+      expect(h.persistSession).not.toHaveBeenCalled();
+      expect(h.parentEvents).toEqual([{ type: 'session.loggedIn', token: 'tok-old', user, sessionType: 'user' }]);
+      // 1 s, then 2 s, then 4 s between the checks.
+      await vi.advanceTimersByTimeAsync(999);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(2);
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(calls).toBe(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(3);
+      expect(h.actor.getSnapshot().context.reconnectAttempt).toBe(2);
+      // A retry on request does not wait for the timer.
+      h.actor.send({ type: 'session.reconnectRequested' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toBe(4);
+      expect(h.actor.getSnapshot().matches({ loggedIn: { server: 'confirmed' } })).toBe(true);
+      expect(h.actor.getSnapshot().context).toMatchObject({ user: refreshed, reconnectAttempt: 0, token: 'tok-old' });
+      expect(h.parentEvents.at(-1)).toEqual({ type: 'session.userUpdated', user: refreshed });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends a session the server refuses after a reconnect: a 401 from the token refresh, or another 4xx', async () => {
+    const network = () => Promise.reject(Object.assign(new Error('Request failed'), { status: 0 }));
+    const a = harness({ persistedSession: persisted, adminToken: null }, { fetchMe: network });
+    await waitFor(a.actor, (s) => s.hasTag('reconnecting'));
+    a.actor.send({ type: 'session.unauthorized' });
+    expect(a.actor.getSnapshot().matches('loggedOut')).toBe(true);
+    expect(a.parentEvents.at(-1)).toEqual({ type: 'session.loggedOut', reason: 'unauthorized' });
+
+    let calls = 0;
+    const b = harness(
+      { persistedSession: persisted, adminToken: null },
+      { fetchMe: () => (++calls === 1 ? network() : Promise.reject(Object.assign(new Error('Forbidden'), { status: 403 }))) },
+    );
+    await waitFor(b.actor, (s) => s.hasTag('reconnecting'));
+    b.actor.send({ type: 'session.reconnectRequested' });
+    await waitFor(b.actor, (s) => s.matches('loggedOut'));
+    expect(b.actor.getSnapshot().context.token).toBeNull();
+    expect(b.persistSession).toHaveBeenLastCalledWith(expect.objectContaining({ token: null, isAuthenticated: false }));
+    expect(b.parentEvents.at(-1)).toEqual({ type: 'session.loggedOut', reason: 'unauthorized' });
+  });
+
+  it('backs off 1, 2, 4, 8, 16 s, then every 30 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 40].map(sessionReconnectDelay)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect([0, 408, 429, 500, 503].every((status) => isServerUnreachable({ status }))).toBe(true);
+    expect([400, 401, 403, 404].some((status) => isServerUnreachable({ status }))).toBe(false);
+    expect(isServerUnreachable(new Error('no status'))).toBe(false);
   });
 
   it('keeps a failed login in the form with the server message', async () => {

@@ -281,6 +281,20 @@ describe('bearer token and 401 handling', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('keeps the session when the refresh gets no answer (network failure, 5xx): the caller gets that failure', async () => {
+    handler = protectedResource('never');
+    const client = createHttpClient({ baseURL });
+    for (const status of [0, 503]) {
+      const bridge = authBridge({ token: 'tok-1', refreshToken: 'ref-1' }, async () => {
+        throw new ApiError(status, 'Request failed');
+      });
+      client.setAuth(bridge);
+      const error = await failure(client.request('/me'));
+      expect(error.status).toBe(status);
+      expect(bridge.onUnauthorized).not.toHaveBeenCalled();
+    }
+  });
+
   it('logs out locally when the retry is refused again', async () => {
     handler = protectedResource('never');
     const client = createHttpClient({ baseURL });

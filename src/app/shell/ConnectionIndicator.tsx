@@ -1,14 +1,32 @@
-/** A small indicator of the live feed: nothing when live, a note while reconnecting, a retry when it gave up. */
+/**
+ * A small indicator of the connection: first the session's (the stored session kept while the
+ * server could not be reached at start, with a retry now), then the live feed's: nothing when
+ * live, a note while reconnecting, a retry when it gave up.
+ */
+import { useSelector } from '@xstate/react';
 import { Button } from '../../components';
 import { useT } from '../../i18n';
 import { useConnectionState } from '../hooks';
-import { useSocketActor } from '../runtime';
+import { useSessionActor, useSocketActor } from '../runtime';
 import './shell.css';
 
 export function ConnectionIndicator() {
   const t = useT();
   const state = useConnectionState();
   const socket = useSocketActor();
+  const session = useSessionActor();
+  const sessionReconnecting = useSelector(session, (s) => s.matches({ loggedIn: { server: 'reconnecting' } }));
+  if (sessionReconnecting) {
+    return (
+      <div className="connection-indicator connection-reconnecting" role="status">
+        <span className="connection-dot" aria-hidden="true" />
+        <span>{t('shell.session_reconnecting')}</span>
+        <Button size="sm" variant="secondary" onClick={() => session.send({ type: 'session.reconnectRequested' })}>
+          {t('shell.session_retry_now')}
+        </Button>
+      </div>
+    );
+  }
   if (state === 'live' || state === 'idle') return null;
   if (state === 'offline') {
     return (
