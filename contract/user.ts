@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { CurrencyCodeSchema } from './currencies';
+import { ChartSetupsSchema, ChartSetupsUpdateSchema } from './chart';
 
 export const BALANCE_TYPES = ['RealBalance', 'DemoBalance'] as const;
 export const BalanceTypeSchema = v.picklist(BALANCE_TYPES, 'Balance type must be RealBalance or DemoBalance');
@@ -49,6 +50,8 @@ export const FrontSettingsSchema = v.object({
   current_currency: v.nullable(v.string()),
   language: v.nullable(LanguageSchema),
   theme: v.nullable(ThemeSchema),
+  /** The chart setup per pair (contract/chart.ts); a broken stored value reads as none. */
+  chart_setups: v.optional(v.fallback(ChartSetupsSchema, {})),
 });
 export type FrontSettings = v.InferOutput<typeof FrontSettingsSchema>;
 
@@ -74,6 +77,8 @@ export const FrontSettingsUpdateSchema = v.pipe(
       current_currency: v.optional(CurrencyCodeSchema),
       language: v.optional(LanguageSchema),
       theme: v.optional(ThemeSchema),
+      /** Only the pairs whose setup changed (null: back to the defaults). */
+      chart_setups: v.optional(ChartSetupsUpdateSchema),
     },
     'Unknown setting',
   ),
