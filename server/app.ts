@@ -1,8 +1,9 @@
 /**
  * Builds the server without listening: Fastify with its plugins, the envelope error handler,
- * every area module's routes, socket.io on the same HTTP server (websocket transport only),
- * the event dispatcher and the built SPA with a history fallback. `main.ts` listens; tests
- * build one on an ephemeral port with a temp DATA_DIR.
+ * the domain services (server/composition.ts), every area module's routes, socket.io on the
+ * same HTTP server (websocket transport only), the event dispatcher and the built SPA with a
+ * history fallback. `main.ts` listens; tests build one on an ephemeral port with a temp
+ * DATA_DIR.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,8 @@ import { loadSecrets } from './secrets';
 import { openDatabase, transaction } from './db';
 import { EventDispatcher } from './domain/events';
 import { AccessTokens } from './domain/auth/tokens';
-import type { AppContext, ServerModule } from './context';
+import type { AppContext, ServerBase, ServerModule } from './context';
+import { buildServices } from './composition';
 import { HttpError } from './http/errors';
 import { fail, ErrorText } from '../contract/envelope';
 import type { PriceFeed } from './domain/market/types';
@@ -54,7 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   started.catch(() => undefined);
 
-  const ctx: AppContext = {
+  const base: ServerBase = {
     config,
     secrets,
     db,
@@ -67,12 +69,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       void events.poke();
       return result;
     },
-    isSessionActive: async () => true,
     publicUrl: () => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${listeningPort(app, config)}`,
     io: null,
     whenStarted: () => started,
-    services: options.marketFeed ? { marketFeed: options.marketFeed } : {},
   };
+  // The composition root: every domain service, typed, before any route exists.
+  const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed }) });
 
   app.decorateRequest('auth', null);
 
@@ -113,7 +115,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const modules = options.modules ?? defaultModules();
-  for (const m of modules) await m.init?.(ctx);
   for (const m of modules) {
     if (m.routes) await app.register(async (scope) => m.routes!(scope, ctx), { prefix: '' });
   }

@@ -1,6 +1,8 @@
 /**
- * What every part of the server is handed: configuration, secrets, the database, the event
- * dispatcher, the token signer, the clock and the services the area modules create.
+ * What every part of the server is handed. `ServerBase` is the infrastructure (configuration,
+ * secrets, the database, the event dispatcher, the token signer, the clock); `AppContext` adds
+ * the typed domain services that server/composition.ts builds, in dependency order, before any
+ * route is registered. Nothing is looked up by name at run time.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Server as SocketServer } from 'socket.io';
@@ -8,14 +10,12 @@ import type { Config } from './config';
 import type { Secrets } from './secrets';
 import type { DB, Trx } from './db';
 import type { EventDispatcher } from './domain/events';
-import type { AccessClaims, AccessTokens } from './domain/auth/tokens';
+import type { AccessTokens } from './domain/auth/tokens';
+import type { Services } from './composition';
 
-/** Services the area modules put on the context in their `init`; each optional until its module runs. */
-export interface Services {
-  [name: string]: unknown;
-}
+export type { Services } from './composition';
 
-export interface AppContext {
+export interface ServerBase {
   config: Config;
   secrets: Secrets;
   db: DB;
@@ -26,21 +26,24 @@ export interface AppContext {
   now: () => number;
   /** One write transaction; the event dispatcher is poked after it commits. */
   tx: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
-  /** Whether the session an access token belongs to is still alive (set by the auth module). */
-  isSessionActive: (claims: AccessClaims) => Promise<boolean>;
   /** Base address a browser reaches this server at (for links in emails and checkout pages). */
   publicUrl: () => string;
   io: SocketServer | null;
-  services: Services;
   /** Resolves once every module's background jobs have started (after listen). */
   whenStarted: () => Promise<void>;
 }
 
-/** An area of the server: its services, routes, socket handlers and background jobs. */
+export interface AppContext extends ServerBase {
+  /** Every domain service, built by server/composition.ts before routes are registered. */
+  services: Services;
+}
+
+/**
+ * An area of the server: its routes, socket handlers and background jobs. Modules create no
+ * services (server/composition.ts does); they take what they use from `ctx.services`.
+ */
 export interface ServerModule {
   name: string;
-  /** Create services and seed data; runs before routes are registered. */
-  init?(ctx: AppContext): Promise<void> | void;
   routes?(app: FastifyInstance, ctx: AppContext): Promise<void> | void;
   /** Register socket.io handlers (io.on('connection', ...)). */
   socket?(io: SocketServer, ctx: AppContext): void;

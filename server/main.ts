@@ -3,27 +3,26 @@
  * API and socket.io), prints the address and the demo login, and shuts down cleanly on
  * SIGINT/SIGTERM.
  */
-import { loadConfig } from './config';
+import { loadConfig, type Config } from './config';
 import { buildApp } from './app';
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
-    console.error((err as Error).message);
+    console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   }
   const { app, ctx } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   await ctx.whenStarted();
   const url = ctx.publicUrl();
+  const { demoLogin } = ctx.services;
   const banner = [
     '',
     `  TradeTerminal is running at ${url}`,
-    ...(ctx.services.demoLogin
-      ? [`  Demo login: ${(ctx.services.demoLogin as { username: string; password: string }).username} / ${(ctx.services.demoLogin as { username: string; password: string }).password}`]
-      : []),
+    ...(demoLogin ? [`  Demo login: ${demoLogin.username} / ${demoLogin.password}`] : []),
     `  Data directory: ${config.dataDir}`,
     '',
   ];

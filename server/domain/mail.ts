@@ -7,7 +7,6 @@
  */
 import nodemailer from 'nodemailer';
 import type { DB, Trx } from '../db';
-import type { AppContext } from '../context';
 
 export interface MailMessage {
   to: string;
@@ -121,11 +120,4 @@ export class Mailer {
     await this.flush();
     this.transport?.close?.();
   }
-}
-
-/** The shared mailer the auth module puts on the context. */
-export function mailerOf(ctx: AppContext): Mailer {
-  const mailer = ctx.services.mailer;
-  if (!(mailer instanceof Mailer)) throw new Error('The auth module (which creates the mailer) is not initialised');
-  return mailer;
 }

@@ -26,7 +26,7 @@ export function requireAuth(ctx: AppContext) {
     const token = bearerToken(req);
     if (!token) throw unauthorized();
     const claims = await ctx.tokens.verify(token, ctx.now());
-    if (!claims || !(await ctx.isSessionActive(claims))) throw unauthorized();
+    if (!claims || !(await ctx.services.sessions.isActive(claims))) throw unauthorized();
     req.auth = claims;
   };
 }

@@ -1,8 +1,8 @@
 /**
- * Authentication routes (spec section 7, Authentication) and the auth module: it creates the
- * mailer and the auth service, decides whether an access token's session is alive
- * (ctx.isSessionActive), seeds the demo login and prunes old auth rows. Thin routes: validate
- * with contract/auth.ts, call the service, wrap with ok(). Details: docs/api.md.
+ * Authentication routes (spec section 7, Authentication) and the auth module's jobs (pruning old
+ * auth rows, closing the mailer). The services themselves (mailer, session check, auth service,
+ * demo login) are built in server/composition.ts. Thin routes: validate with contract/auth.ts,
+ * call ctx.services.auth, wrap with ok(). Details: docs/api.md.
  *
  *   POST /api/platform/auth/register                 3-step registration payload -> session
  *   POST /api/platform/auth/login                    {username|email|login, password} -> session
@@ -34,11 +34,6 @@ import {
 } from '../../contract/auth';
 import { parseBody } from '../http/validate';
 import { bearerToken, requireAdmin, requireAuth } from '../http/auth';
-import { Mailer, mailerOf } from '../domain/mail';
-import { AuthService, authServiceOf } from '../domain/auth/service';
-import { isFamilyActive } from '../domain/auth/sessions';
-import { seedDemoUser } from '../domain/auth/demo';
-import { primeDummyHash } from '../domain/auth/passwords';
 import { pruneAuthData } from '../domain/auth/maintenance';
 import type { AccessClaims } from '../domain/auth/tokens';
 
@@ -63,28 +58,8 @@ async function optionalClaims(ctx: AppContext, req: FastifyRequest): Promise<Acc
 export const authModule: ServerModule = {
   name: 'auth',
 
-  async init(ctx) {
-    const mailer = new Mailer({
-      db: ctx.db,
-      from: ctx.config.mailFrom,
-      now: ctx.now,
-      log: ctx.log,
-      smtpUrl: ctx.config.smtpUrl,
-      echo: ctx.config.logLevel !== 'silent',
-    });
-    ctx.services.mailer = mailer;
-    ctx.services.auth = new AuthService(ctx, mailer);
-    ctx.isSessionActive = (claims) => isFamilyActive(ctx.db, claims);
-    await primeDummyHash();
-    if (ctx.config.seedDemoUser) {
-      const login = await seedDemoUser(ctx);
-      if (login) ctx.services.demoLogin = login;
-      else ctx.log.warn('the demo user exists with a changed password; not printing a demo login');
-    }
-  },
-
   routes(app, ctx) {
-    const auth = authServiceOf(ctx);
+    const { auth } = ctx.services;
     const limit = (rule: { max: number; timeWindow: string }): RouteShorthandOptions =>
       ctx.config.rateLimit ? { config: { rateLimit: { max: rule.max, timeWindow: rule.timeWindow } } } : {};
     const bearer = { preHandler: requireAuth(ctx) };
@@ -165,6 +140,6 @@ export const authModule: ServerModule = {
   async stop(ctx) {
     clearInterval(pruneTimers.get(ctx));
     pruneTimers.delete(ctx);
-    await mailerOf(ctx).close();
+    await ctx.services.mailer.close();
   },
 };

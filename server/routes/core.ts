@@ -42,7 +42,7 @@ async function forgetSocketUser(socket: Socket): Promise<void> {
  */
 async function authenticateSocket(ctx: AppContext, socket: Socket, token: string): Promise<number | null> {
   const claims = await ctx.tokens.verify(token, ctx.now());
-  if (!claims || !(await ctx.isSessionActive(claims))) {
+  if (!claims || !(await ctx.services.sessions.isActive(claims))) {
     await forgetSocketUser(socket);
     return null;
   }
@@ -61,7 +61,7 @@ async function isSocketSessionValid(ctx: AppContext, session: SocketSession): Pr
   const { claims } = session;
   if (!claims) return false;
   if (claims.expiresAt !== undefined && claims.expiresAt <= ctx.now()) return false;
-  return ctx.isSessionActive(claims);
+  return ctx.services.sessions.isActive(claims);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The market area: creates the market service (init), starts and stops its feed, serves the
+ * The market area: starts and stops the market service's feed (ctx.services.market), serves the
  * public pair list and candle history over REST, and runs the live socket events:
  *   on connect    -> init_pairs {pairs}, pairs_rates {rates}
  *   every second  -> pairs_rates to everyone
@@ -17,7 +17,7 @@ import { SelectPairSchema, type InitCandles, type NewPrice, type PriceUpdate, ty
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
 import { parseInput } from '../http/validate';
 import { notFound } from '../http/errors';
-import { Market, market } from '../domain/market/service';
+import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
 
 export const RATES_INTERVAL_MS = 1000;
@@ -79,25 +79,19 @@ const rateTimers = new WeakMap<AppContext, NodeJS.Timeout>();
 export const marketModule: ServerModule = {
   name: 'market',
 
-  async init(ctx) {
-    const m = new Market(ctx);
-    await m.init();
-    ctx.services.market = m;
-  },
-
   routes(app, ctx) {
-    app.get('/api/v2/pairs', async () => ok({ pairs: market(ctx).listPairs() }));
+    const m = ctx.services.market;
+    app.get('/api/v2/pairs', async () => ok({ pairs: m.listPairs() }));
 
     app.get('/api/v2/candles', async (request) => {
       const query = parseInput(CandlesQuerySchema, request.query);
-      const m = market(ctx);
       if (!m.getPair(query.pair_code)) throw notFound(ErrorText.pairNotFound);
       return ok({ candles: await m.candles(query.pair_code, query.timeframe, query.limit) });
     });
   },
 
   socket(io: SocketServer, ctx) {
-    const m = market(ctx);
+    const m = ctx.services.market;
 
     io.on('connection', (socket) => {
       marketState(socket);
@@ -130,7 +124,7 @@ export const marketModule: ServerModule = {
   },
 
   start(ctx) {
-    const m = market(ctx);
+    const m = ctx.services.market;
     m.start();
     const io = ctx.io;
     if (io) {
@@ -144,7 +138,6 @@ export const marketModule: ServerModule = {
     const timer = rateTimers.get(ctx);
     if (timer) clearInterval(timer);
     rateTimers.delete(ctx);
-    const m = ctx.services.market;
-    if (m instanceof Market) await m.stop();
+    await ctx.services.market.stop();
   },
 };

@@ -9,7 +9,7 @@
  *   POST /api/platform/orders/:id/close     early close at the fair value (idempotent)
  *   GET  /api/v1/orders/all                 every order, newest first, 1000 a page, `truncated`
  */
-import type { AppContext, ServerModule } from '../context';
+import type { ServerModule } from '../context';
 import { ok } from '../../contract/envelope';
 import {
   AllOrdersQuerySchema,
@@ -22,38 +22,13 @@ import {
 } from '../../contract/orders';
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
-import type { MarketService } from '../domain/market/types';
-import { OrdersService } from '../domain/orders/service';
 import { userRoom } from './core';
-
-/** The market service's optional retention hook (the simulator-backed Market has it). */
-interface RetentionFloorHook {
-  setRetentionFloor(floor: (() => Promise<number | null>) | null): void;
-}
-function hasRetentionFloor(market: MarketService): market is MarketService & RetentionFloorHook {
-  return typeof (market as Partial<RetentionFloorHook>).setRetentionFloor === 'function';
-}
-
-export function ordersService(ctx: AppContext): OrdersService {
-  const service = ctx.services.orders;
-  if (!(service instanceof OrdersService)) throw new Error('The orders module is not initialised');
-  return service;
-}
 
 export const ordersModule: ServerModule = {
   name: 'orders',
-  init(ctx) {
-    const market = ctx.services.market as MarketService | undefined;
-    if (!market) throw new Error('The orders module needs the market module (ctx.services.market) to be initialised first');
-    const service = new OrdersService({ db: ctx.db, tx: ctx.tx, now: ctx.now, log: ctx.log, market });
-    ctx.services.orders = service;
-    // Tick retention must keep every tick from the oldest open order's acceptance on (its entry
-    // and exit ticks are what its settlement is checked against).
-    if (hasRetentionFloor(market)) market.setRetentionFloor(() => service.earliestOpenAcceptedAt());
-  },
 
   routes(app, ctx) {
-    const orders = ordersService(ctx);
+    const { orders } = ctx.services;
     const auth = { preHandler: requireAuth(ctx) };
 
     app.post('/api/v2/orders', auth, async (req, reply) => {
@@ -92,7 +67,7 @@ export const ordersModule: ServerModule = {
 
   socket(io, ctx) {
     const push = async (orderId: number, change: OrderUpdateEvent['change']) => {
-      const found = await ordersService(ctx).byId(orderId);
+      const found = await ctx.services.orders.byId(orderId);
       if (!found) return;
       const payload: OrderUpdateEvent = { change, order: found.order };
       io.to(userRoom(found.userId)).emit(ORDER_UPDATE_EVENT, payload);
@@ -102,10 +77,10 @@ export const ordersModule: ServerModule = {
   },
 
   start(ctx) {
-    return ordersService(ctx).start();
+    return ctx.services.orders.start();
   },
 
   stop(ctx) {
-    return ordersService(ctx).stop();
+    return ctx.services.orders.stop();
   },
 };

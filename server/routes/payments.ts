@@ -20,7 +20,7 @@
  */
 import * as v from 'valibot';
 import type { FastifyReply } from 'fastify';
-import type { AppContext, ServerModule } from '../context';
+import type { ServerModule } from '../context';
 import { ok } from '../../contract/envelope';
 import {
   CheckoutFormSchema,
@@ -40,15 +40,8 @@ import {
 } from '../../contract/payments';
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
-import { PaymentsService } from '../domain/payments/service';
 import type { SandboxPage } from '../domain/payments/providers/payment-link';
 import { socketPayload, userRoom } from './core';
-
-export function paymentsService(ctx: AppContext): PaymentsService {
-  const service = ctx.services.payments;
-  if (!(service instanceof PaymentsService)) throw new Error('The payments module is not initialised');
-  return service;
-}
 
 /** Largest webhook body accepted (provider callbacks are a few hundred bytes). */
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
@@ -59,22 +52,8 @@ const sendPage = (reply: FastifyReply, page: SandboxPage) =>
 export const paymentsModule: ServerModule = {
   name: 'payments',
 
-  async init(ctx) {
-    const service = new PaymentsService({
-      db: ctx.db,
-      tx: ctx.tx,
-      now: ctx.now,
-      log: ctx.log,
-      publicUrl: ctx.publicUrl,
-      oxapayWebhookSecret: ctx.secrets.oxapayWebhookSecret,
-      cryptoConfirmDelaySeconds: ctx.config.cryptoConfirmDelaySeconds,
-    });
-    ctx.services.payments = service;
-    await service.seed();
-  },
-
   async routes(app, ctx) {
-    const payments = paymentsService(ctx);
+    const { payments } = ctx.services;
     const auth = { preHandler: requireAuth(ctx) };
 
     app.get('/api/v2/payments/methods', auth, async (req) => {
@@ -167,7 +146,7 @@ export const paymentsModule: ServerModule = {
         const query = socketPayload(socket, GET_PAYMENT_METHODS_EVENT, GetPaymentMethodsSchema, typeof raw === 'function' ? undefined : raw);
         if (!query) return;
         try {
-          const payment_systems = await paymentsService(ctx).methods(query);
+          const payment_systems = await ctx.services.payments.methods(query);
           socket.emit(INIT_PAYMENT_SYSTEMS_EVENT, { payment_systems });
         } catch (err) {
           ctx.log.error({ err }, 'get_payment_methods failed');
@@ -188,10 +167,10 @@ export const paymentsModule: ServerModule = {
   },
 
   start(ctx) {
-    return paymentsService(ctx).start();
+    return ctx.services.payments.start();
   },
 
   stop(ctx) {
-    return paymentsService(ctx).stop();
+    return ctx.services.payments.stop();
   },
 };

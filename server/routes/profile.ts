@@ -1,9 +1,10 @@
 /**
  * Profile routes (spec section 7, "Profile, security and documents") and the profile module:
- * it creates the profile service, plugs two-factor into the login (SecondFactorGate), registers
- * @fastify/multipart in its own scope with upload limits, pushes document status changes to the
- * owner's sockets, runs the Telegram and email notifiers and prunes expired codes. Thin routes: validate with
- * contract/profile.ts, call domain/profile, wrap with ok(). Details: docs/profile.md.
+ * it registers @fastify/multipart in its own scope with upload limits, pushes document status
+ * changes to the owner's sockets, runs the Telegram and email notifiers and prunes expired codes.
+ * The profile service (and its two-factor gate on the login) is built in server/composition.ts.
+ * Thin routes: validate with contract/profile.ts, call domain/profile, wrap with ok().
+ * Details: docs/profile.md.
  *
  *   GET    /api/v2/user/profile                      the Profile
  *   POST   /api/v2/profile/personal-data             partial update -> the Profile
@@ -26,7 +27,6 @@
  *
  * Socket: every `document.status` domain event -> document_status_update {document} to the owner.
  */
-import fs from 'node:fs/promises';
 import * as v from 'valibot';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
@@ -53,9 +53,7 @@ import {
 import { requireAuth } from '../http/auth';
 import { HttpError, badRequest, unauthorized } from '../http/errors';
 import { parseBody, parseInput } from '../http/validate';
-import { authServiceOf } from '../domain/auth/service';
 import { constantTimeEqual, sha256Hex } from '../domain/auth/crypto';
-import { ProfileService, profileServiceOf } from '../domain/profile/service';
 import { getProfile, updatePersonalData } from '../domain/profile/personal';
 import { AVATAR_CONTENT_TYPE, readAvatar, saveAvatar } from '../domain/profile/avatar';
 import { changePassword } from '../domain/profile/password';
@@ -63,9 +61,7 @@ import { deleteDocument, getDocument, listDocuments, readDocumentFile, uploadDoc
 import { createLinkCode, handleTelegramUpdate, linkStatus, unlink } from '../domain/profile/telegram';
 import { startTelegramNotifier } from '../domain/profile/telegram-notify';
 import { startEmailNotifier } from '../domain/profile/email-notify';
-import { mailerOf } from '../domain/mail';
 import { pruneProfileData } from '../domain/profile/maintenance';
-import { avatarsDir, uploadsDir } from '../domain/profile/storage';
 import { IP_LIMITS } from './auth';
 import { userRoom } from './core';
 
@@ -171,17 +167,8 @@ function disableInput(req: FastifyRequest): unknown {
 export const profileModule: ServerModule = {
   name: 'profile',
 
-  async init(ctx) {
-    const service = new ProfileService(ctx);
-    ctx.services.profile = service;
-    authServiceOf(ctx).setSecondFactorGate({ challenge: (userId) => service.twoFactor.challenge(userId) });
-    await fs.mkdir(avatarsDir(ctx.config.dataDir), { recursive: true, mode: 0o700 });
-    await fs.mkdir(uploadsDir(ctx.config.dataDir), { recursive: true, mode: 0o700 });
-  },
-
   async routes(app, ctx) {
-    const svc = profileServiceOf(ctx);
-    const auth = authServiceOf(ctx);
+    const { profile: svc, auth } = ctx.services;
     const limit = (rule: { max: number; timeWindow: string }): RouteShorthandOptions =>
       ctx.config.rateLimit ? { config: { rateLimit: { max: rule.max, timeWindow: rule.timeWindow } } } : {};
     const bearer = { preHandler: requireAuth(ctx) };
@@ -355,11 +342,11 @@ export const profileModule: ServerModule = {
   },
 
   start(ctx) {
-    const svc = profileServiceOf(ctx);
+    const svc = ctx.services.profile;
     const stopNotifiers = [
       startTelegramNotifier({ db: ctx.db, events: ctx.events, sender: svc.sender, log: ctx.log }),
       // The profile's email subscription: payment status changes by mail (SMTP or the outbox).
-      startEmailNotifier({ db: ctx.db, events: ctx.events, mailer: mailerOf(ctx), log: ctx.log, publicUrl: ctx.publicUrl }),
+      startEmailNotifier({ db: ctx.db, events: ctx.events, mailer: ctx.services.mailer, log: ctx.log, publicUrl: ctx.publicUrl }),
     ];
     const prune = () => pruneProfileData(ctx.db, ctx.now()).catch((err: unknown) => ctx.log.error({ err }, 'profile prune failed'));
     void prune();

@@ -26,7 +26,6 @@ import { createStorage, type KeyValueStore } from '../../src/services/storage';
 import { createMoneyApi } from '../../src/services/money-api';
 import { retryUnanswered } from '../../src/services/money-actors';
 import { ApiError, type HttpClient } from '../../src/services/http';
-import { paymentsService } from '../../server/routes/payments';
 import { startTestServer, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
@@ -388,7 +387,7 @@ describe('money against a real server', () => {
     deposit.send({ type: 'deposit.confirmRequested' });
     const pending = await waitFor(deposit, (s) => s.matches({ complete: 'pending' }), WAIT);
     expect(pending.context.paymentStatus).toBe('processing');
-    await paymentsService(server.ctx).approve(pending.context.result.transaction_id);
+    await server.ctx.services.payments.approve(pending.context.result.transaction_id);
     await waitFor(deposit, (s) => s.matches({ complete: 'succeeded' }), WAIT);
     await waitFor(child('balance'), () => realUsd() === 35.5, WAIT);
     runtime.actor.send({ type: 'flow.depositEnded' });
@@ -429,7 +428,7 @@ describe('money against a real server', () => {
   });
 
   it('after the provider failed (502), Retry creates a new deposit instead of replaying the failed one', async () => {
-    const provider = paymentsService(server.ctx).providers.get('oxapay_link')!;
+    const provider = server.ctx.services.payments.providers.get('oxapay_link')!;
     const down = vi.spyOn(provider, 'createDeposit').mockRejectedValueOnce(new Error('provider down'));
     try {
       runtime.actor.send({ type: 'flow.depositStarted', requestKey: 'live-deposit-retry' });

@@ -142,7 +142,7 @@ describe('demo user seed', () => {
 
   it('is not created when SEED_DEMO_USER is false', async () => {
     const server = await start({ SEED_DEMO_USER: 'false' });
-    expect(server.ctx.services.demoLogin).toBeUndefined();
+    expect(server.ctx.services.demoLogin).toBeNull();
     expect(await server.ctx.db.selectFrom('users').select('id').execute()).toHaveLength(0);
   });
 });

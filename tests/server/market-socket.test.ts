@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
-import { market } from '../../server/domain/market/service';
 import type { InitCandles, InitPairs, NewPrice, PairsRates, PriceUpdate, SocketError } from '../../contract/socket';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -56,7 +55,7 @@ async function record(): Promise<Recorder> {
 
 beforeAll(async () => {
   server = await startTestServer({ SIM_TICKS_PER_SECOND: '10' });
-  await market(server.ctx).whenStarted();
+  await server.ctx.services.market.whenStarted();
 });
 afterAll(async () => {
   for (const s of opened) s.disconnect();
@@ -67,7 +66,7 @@ describe('market socket', () => {
   it('sends init_pairs and pairs_rates on connect, then pairs_rates every second', async () => {
     const r = await record();
     const pairs = await waitFor(() => r.of<InitPairs>('init_pairs')[0]);
-    expect(pairs.pairs.length).toBe(market(server.ctx).listPairs().length);
+    expect(pairs.pairs.length).toBe(server.ctx.services.market.listPairs().length);
     expect(pairs.pairs.find((p) => p.pair_code === 'USDTRY')?.is_active).toBe(false);
     expect(pairs.pairs.find((p) => p.pair_code === 'EURUSD')?.is_active).toBe(true);
     await sleep(50);

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
-import { market } from '../../server/domain/market/service';
 import { PushFeed } from '../../server/domain/market/push-feed';
 import { pairSpec, roundPrice } from '../../server/domain/market/catalogue';
 import { bucketStart } from '../../server/domain/market/candles';
@@ -40,7 +39,7 @@ describe('market with the simulator', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ SIM_TICKS_PER_SECOND: '8', SIM_SEED: '777' });
-    await market(server.ctx).whenStarted();
+    await server.ctx.services.market.whenStarted();
   });
   afterAll(async () => {
     await server.close();
@@ -81,7 +80,7 @@ describe('market with the simulator', () => {
   });
 
   it('ticks every active pair at least at the configured rate, seq rising by one, none for inactive pairs', async () => {
-    const m = market(server.ctx);
+    const m = server.ctx.services.market;
     const seen = new Map<string, Tick[]>();
     const off = m.onTick((t) => {
       const list = seen.get(t.pair_code) ?? [];
@@ -110,7 +109,7 @@ describe('market with the simulator', () => {
   });
 
   it('finds the tick at or before a time in memory and in the database', async () => {
-    const m = market(server.ctx);
+    const m = server.ctx.services.market;
     const last = m.latestTick('GBPUSD')!;
     expect(await m.tickAtOrBefore('GBPUSD', last.time + 60_000)).toEqual(m.latestTick('GBPUSD'));
     const ticks = await m.ticksBetween('GBPUSD', 0, last.time);
@@ -137,9 +136,9 @@ describe('market with the simulator', () => {
     const candles = r.body.data!.candles;
     expect(candles.length).toBe(1000);
     for (let i = 1; i < candles.length; i++) expect(candles[i].timestamp).toBeGreaterThan(candles[i - 1].timestamp);
-    const live = market(server.ctx).liveCandle('BTCUSD', '1m')!;
+    const live = server.ctx.services.market.liveCandle('BTCUSD', '1m')!;
     expect(candles.at(-1)!.timestamp).toBe(live.timestamp);
-    expect(candles.at(-1)!.timestamp).toBe(bucketStart(market(server.ctx).latestTick('BTCUSD')!.time, '1m'));
+    expect(candles.at(-1)!.timestamp).toBe(bucketStart(server.ctx.services.market.latestTick('BTCUSD')!.time, '1m'));
     for (const c of candles) {
       expect(c).toMatchObject({ pair_code: 'BTCUSD', timeframe: '1m' });
       expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
@@ -188,14 +187,14 @@ describe('market with a pushed feed', () => {
   beforeAll(async () => {
     feed = new PushFeed();
     server = await startTestServer({ TICK_RETENTION_HOURS: '1' }, { marketFeed: feed });
-    await market(server.ctx).whenStarted();
+    await server.ctx.services.market.whenStarted();
   });
   afterAll(async () => {
     await server.close();
   });
 
   it('uses the given feed instead of the simulator and makes nothing up while it is silent', async () => {
-    const m = market(server.ctx);
+    const m = server.ctx.services.market;
     expect(m.usesSimulator).toBe(false);
     await sleep(300);
     expect(m.latestTick('EURUSD')).toBeUndefined();
@@ -204,7 +203,7 @@ describe('market with a pushed feed', () => {
   });
 
   it('numbers, rounds and refuses ticks', async () => {
-    const m = market(server.ctx);
+    const m = server.ctx.services.market;
     const t0 = Date.now();
     feed.push('USDJPY', 150.12345, t0);
     feed.push('USDJPY', 150.2, t0 + 10);
@@ -220,7 +219,7 @@ describe('market with a pushed feed', () => {
   });
 
   it('answers tickAtOrBefore for an unflushed tick and for old ticks only in the database', async () => {
-    const m = market(server.ctx);
+    const m = server.ctx.services.market;
     const base = Date.now() - 3_600_000;
     // More ticks than the ring holds, pushed faster than the writer flushes.
     for (let i = 0; i < 5000; i++) feed.push('AUDUSD', 0.65 + i * 0.00001, base + i * 100);
@@ -246,7 +245,7 @@ describe('market with a pushed feed', () => {
   });
 
   it('retention deletes old ticks but keeps the ones at or after the floor', async () => {
-    const m = market(server.ctx);
+    const m = server.ctx.services.market;
     const now = Date.now();
     const hours = [-10, -8, -5, -4, -2, -0.5, 0];
     for (const code of ['NZDUSD', 'EURGBP']) hours.forEach((h, i) => feed.push(code, 0.6 + i / 100, now + h * 3_600_000));
@@ -299,7 +298,7 @@ describe('market across a restart', () => {
     const env = { DATA_DIR: dataDir, SIM_TICKS_PER_SECOND: '10', SIM_SEED: '4242' };
     try {
       const a = await startTestServer(env);
-      const ma = market(a.ctx);
+      const ma = a.ctx.services.market;
       await ma.whenStarted();
       await sleep(1200);
       const before5s = (await a.api<{ candles: Candle[] }>('GET', '/api/v2/candles?pair_code=EURUSD&timeframe=5s')).body.data!.candles;
@@ -315,7 +314,7 @@ describe('market across a restart', () => {
 
       const b = await startTestServer(env);
       try {
-        const mb = market(b.ctx);
+        const mb = b.ctx.services.market;
         await mb.whenStarted();
         await sleep(150);
         expect(mb.getPair('EURUSD')?.payout_rate).toBe(0.81);
@@ -367,7 +366,7 @@ describe('market across a restart', () => {
     try {
       const feed1 = new PushFeed();
       const a = await startTestServer({ DATA_DIR: dataDir }, { marketFeed: feed1 });
-      await market(a.ctx).whenStarted();
+      await a.ctx.services.market.whenStarted();
       expect(feed1.running).toBe(true);
       const t = Date.now();
       feed1.push('XAUUSD', 4000.5, t);
@@ -377,9 +376,9 @@ describe('market across a restart', () => {
 
       const feed2 = new PushFeed();
       const b = await startTestServer({ DATA_DIR: dataDir }, { marketFeed: feed2 });
-      await market(b.ctx).whenStarted();
+      await b.ctx.services.market.whenStarted();
       try {
-        const mb = market(b.ctx);
+        const mb = b.ctx.services.market;
         expect(mb.latestTick('XAUUSD')).toEqual({ pair_code: 'XAUUSD', seq: 2, time: t + 1, price: 4001.25 });
         expect(mb.rates()).toEqual([{ pair_code: 'XAUUSD', current_price: 4001.25 }]);
         feed2.push('XAUUSD', 4002, t + 2);

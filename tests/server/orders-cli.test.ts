@@ -9,7 +9,6 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
-import { market } from '../../server/domain/market/service';
 import { expectLedgerClean, makeUser, startOrdersServer, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
 
 let s: OrdersServer;
@@ -84,7 +83,7 @@ describe('npm run admin -- order <id>', () => {
     s.feed.push('EURUSD', 1.1603, clock.advance(10));
     open = await place({ direction: 'down', expiry: 3600 });
     expect([won.result, lost.result, tie.result, closedEarly.result]).toEqual(['won', 'lost', 'tie', 'closed_early']);
-    await market(s.server.ctx).flush();
+    await s.server.ctx.services.market.flush();
   });
   afterAll(async () => {
     expect((await s.server.api('POST', `/api/platform/orders/${open.order_id}/close`, {}, user.token)).status).toBe(200);
@@ -125,7 +124,7 @@ describe('npm run admin -- order <id> on a log that differs', () => {
     const clock = s.clock!;
     s.feed.push('GBPUSD', 1.33, clock.advance(10));
     const won = await settle(await place({ pair_code: 'GBPUSD', direction: 'up' }), 1.3312);
-    await market(s.server.ctx).flush();
+    await s.server.ctx.services.market.flush();
     const db = s.server.ctx.db;
 
     // The log now says the price fell to the exit: the order should have lost, yet it was paid.

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Order, OrderTicksResponse } from '../../contract/orders';
 import { openDatabase } from '../../server/db';
 import { auditLedger } from '../../server/domain/ledger';
-import { FLUSH_INTERVAL_MS, market } from '../../server/domain/market/service';
+import { FLUSH_INTERVAL_MS } from '../../server/domain/market/service';
 import type { Tick } from '../../server/domain/market/types';
 import { balance, makeUser, removeDir, startOrdersServer, sleep, TestClock, waitClosed, winCredit, type OrdersServer, type TestUser } from '../support/orders-harness';
 
@@ -55,7 +55,7 @@ describe('tick seq after a crash', () => {
     const clock1 = new TestClock(T0);
     const s1 = await startOrdersServer({ dataDir: dir('first'), clock: clock1 });
     const user = await makeUser(s1);
-    const m1 = market(s1.server.ctx);
+    const m1 = s1.server.ctx.services.market;
     const t1 = s1.feed.push('EURUSD', 1.16, T0);
     const t2 = s1.feed.push('EURUSD', 1.1601, clock1.advance(50));
     await m1.flush();

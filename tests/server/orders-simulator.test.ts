@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
 import type { MarketService } from '../../server/domain/market/types';
-import type { OrdersService } from '../../server/domain/orders/service';
 import { outcomeOf } from '../../server/domain/orders/wire';
 import { startTestServer } from '../support/server';
 import { balance, expectLedgerClean, makeUser, sleep, waitClosed, winCredit, type WithServer } from '../support/orders-harness';
@@ -17,8 +16,8 @@ let s: WithServer;
 let market: MarketService;
 beforeAll(async () => {
   s = { server: await startTestServer({ SIM_TICKS_PER_SECOND: '4' }) };
-  market = s.server.ctx.services.market as MarketService;
-  await (s.server.ctx.services.orders as OrdersService).started;
+  market = s.server.ctx.services.market;
+  await s.server.ctx.services.orders.started;
   while (!market.latestTick('EURUSD') || !market.latestTick('BTCUSD')) await sleep(20);
 });
 afterAll(async () => {

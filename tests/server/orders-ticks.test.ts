@@ -7,7 +7,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_TICKS_CAP, type Order, type OrderTicksResponse } from '../../contract/orders';
 import { openFamily } from '../../server/domain/auth/sessions';
-import { market } from '../../server/domain/market/service';
 import type { Tick } from '../../server/domain/market/types';
 import { expectLedgerClean, makeUser, startOrdersServer, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
 
@@ -193,7 +192,7 @@ describe('GET /api/platform/orders/{id}/ticks', () => {
     const hours = s.server.ctx.config.tickRetentionHours;
     clock.advance((hours + 1) * 3_600_000);
     s.feed.push('USDCAD', 1.38, clock.t);
-    const run = await market(s.server.ctx).runRetention(clock.t);
+    const run = await s.server.ctx.services.market.runRetention(clock.t);
     expect(run.ticks).toBeGreaterThan(0);
 
     const pruned = await ticksOf(await tokenNow(user), o.order_id);

@@ -19,8 +19,6 @@ import {
   type TestUser,
 } from '../support/orders-harness';
 import type { Order } from '../../contract/orders';
-import { market } from '../../server/domain/market/service';
-import type { OrdersService } from '../../server/domain/orders/service';
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -393,9 +391,9 @@ describe('tick retention', () => {
     const entry = s.feed.push('USDCHF', 0.8, s.clock!.advance(10));
     const o = (await place(user, order({ pair_code: 'USDCHF', expiry: 14_400 }))).body.data!.order;
     s.feed.push('USDCHF', 0.81, s.clock!.advance(1000));
-    const m = market(s.server.ctx);
+    const m = s.server.ctx.services.market;
     await m.flush();
-    const orders = s.server.ctx.services.orders as OrdersService;
+    const orders = s.server.ctx.services.orders;
     expect(await orders.earliestOpenAcceptedAt()).toBeLessThanOrEqual(o.created_at_ms);
     // Seven hours on, the 6-hour retention alone would delete the entry tick.
     await m.runRetention(s.clock!.t + 7 * 3_600_000);

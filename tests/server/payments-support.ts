@@ -32,7 +32,7 @@ export async function newUser(server: TestServer, currency = 'USD'): Promise<Tes
 }
 
 export function payments(server: TestServer): PaymentsService {
-  return server.ctx.services.payments as PaymentsService;
+  return server.ctx.services.payments;
 }
 
 /** A socket that has provided the user's token and joined the user's room. */

@@ -10,7 +10,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { expectLedgerClean, register, type Registered } from '../support/auth';
 import { admin } from './payments-support';
-import type { PaymentsService } from '../../server/domain/payments/service';
 import { Mailer } from '../../server/domain/mail';
 import type { DomainEvent } from '../../server/domain/events';
 import { emailPaymentStatus } from '../../server/domain/profile/email-notify';
@@ -27,7 +26,7 @@ afterEach(async () => {
   await expectLedgerClean(server);
 });
 
-const payments = () => server.ctx.services.payments as PaymentsService;
+const payments = () => server.ctx.services.payments;
 const CARD = { currency: 'USD', account_type: 'real', payment_method_id: 'card_visa_mastercard', payment_system: 'cards' };
 
 async function depositOf(u: Registered, amount: number): Promise<number> {

@@ -12,7 +12,6 @@ import { admin } from './payments-support';
 import { TELEGRAM_CODE_PATTERN } from '../../contract/profile';
 import type { Order } from '../../contract/orders';
 import { BotApiSender, setWebhook } from '../../server/domain/profile/telegram';
-import type { PaymentsService } from '../../server/domain/payments/service';
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -265,7 +264,7 @@ describe('notifications', () => {
     );
     expect(dep.status, JSON.stringify(dep.body)).toBe(201);
     const id: number = dep.body.data.transaction_id;
-    const approved = await (s.server.ctx.services.payments as PaymentsService).approve(id);
+    const approved = await s.server.ctx.services.payments.approve(id);
     expect(approved.changed).toBe(true);
     const rows = await waitForMessages(telegramId, before + 1);
     expect(rows.at(-1)?.body).toBe(`Пополнение №${id} на сумму 100.00 USD: операция выполнена.`);

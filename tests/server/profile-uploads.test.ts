@@ -20,7 +20,6 @@ import { isCompletePdf, sniffType } from '../../server/domain/profile/file-sniff
 import { inspectPdf } from '../../server/domain/profile/pdf-inspect';
 import { checkPdf } from '../../server/domain/profile/pdf-checker';
 import { reviewDocument, sanitizeFileName } from '../../server/domain/profile/documents';
-import { profileServiceOf } from '../../server/domain/profile/service';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -216,7 +215,7 @@ async function post(url: string, body: FormData | string, token?: string, header
 const uploadAvatar = (u: Registered, parts: Part[]) => post('/api/v2/profile/avatar', form(parts), u.token);
 const uploadDocs = (u: Registered, parts: Part[]) => post('/api/v2/documents/upload', form(parts), u.token);
 
-const profileDeps = () => profileServiceOf(server.ctx).deps;
+const profileDeps = () => server.ctx.services.profile.deps;
 const avatarDir = () => path.join(server.dataDir, 'uploads', 'avatars');
 const userDocsDir = (u: Registered) => path.join(server.dataDir, 'uploads', 'documents', String(u.userId));
 const listDir = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);

@@ -10,7 +10,6 @@ import { getBalanceMinor, postLedger, resetDemo, type Account } from '../../serv
 import { assertLedgerAudit, auditOnClose } from './ledger-audit';
 import { openFamily } from '../../server/domain/auth/sessions';
 import type { MarketService } from '../../server/domain/market/types';
-import type { OrdersService } from '../../server/domain/orders/service';
 
 /** A clock the test moves by hand (ctx.now); starts at the real time so tokens stay valid. */
 export class TestClock {
@@ -49,11 +48,11 @@ export async function startOrdersServer(options: StartOptions = {}): Promise<Ord
   const server = await startTestServer(env, { marketFeed: feed, ...(clock ? { now: clock.now } : {}) });
   // The real `audit` command runs on this server's database when it closes.
   auditOnClose(server);
-  const market = server.ctx.services.market as MarketService;
+  const market = server.ctx.services.market;
   if (!market) throw new Error('the market module is not registered');
   // listen() resolves before the modules' start hooks finish: wait for the feed to be taken
   // and for the orders start (overdue settlement, scheduling) to be done.
-  const orders = server.ctx.services.orders as OrdersService;
+  const orders = server.ctx.services.orders;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('the orders module did not start within 10 s')), 10_000);

@@ -3,7 +3,7 @@
  * verified, USD, with the standard demo balance and 1,000 USD of real money (credited through
  * the ledger like a deposit, key `seed:demo-real`, so it is paid once however often this runs).
  */
-import type { AppContext } from '../../context';
+import type { ServerBase } from '../../context';
 import { toMinor } from '../../../contract/money';
 import { postLedger } from '../ledger';
 import { createAccount } from './register';
@@ -18,7 +18,7 @@ const DEMO_REAL_USD = 1000;
  * Create the demo user when it does not exist. Returns the login to print, or null when the
  * demo user exists with another password (someone changed it: printing it would mislead).
  */
-export async function seedDemoUser(ctx: AppContext): Promise<{ username: string; password: string } | null> {
+export async function seedDemoUser(ctx: ServerBase): Promise<{ username: string; password: string } | null> {
   const existing = await findUserByIdentifier(ctx.db, DEMO_LOGIN.username);
   if (existing) return (await verifyPassword(existing.password_hash, DEMO_LOGIN.password)) ? { ...DEMO_LOGIN } : null;
 

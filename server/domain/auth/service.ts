@@ -1,15 +1,15 @@
 /**
- * The authentication service (ctx.services.auth): registration, login, token refresh, logout,
- * password reset, email verification and the admin-session exchange. Routes validate with
- * contract/auth.ts and call one method each; every write happens in one ctx.tx; mail goes out
- * after the commit through the shared Mailer.
+ * The authentication service (ctx.services.auth, built in server/composition.ts): registration,
+ * login, token refresh, logout, password reset, email verification and the admin-session
+ * exchange. Routes validate with contract/auth.ts and call one method each; every write happens
+ * in one ctx.tx; mail goes out after the commit through the shared Mailer.
  *
  * Second factor: login checks a SecondFactorGate when the user has two_factor_enabled. The TOTP
- * area registers the gate (setSecondFactorGate) and a route /login/2fa that verifies the
- * challenge and then calls `openSession(userId, 'user')`. Without a gate such a user cannot log
- * in at all (fail closed).
+ * area's gate is plugged in by server/composition.ts (setSecondFactorGate); the profile routes add
+ * /login/2fa, which verifies the challenge and then calls `openSession(userId, 'user')`. Without
+ * a gate such a user cannot log in at all (fail closed).
  */
-import type { AppContext } from '../../context';
+import type { ServerBase } from '../../context';
 import type { AuthSession, Credentials, LoginResult, Registration } from '../../../contract/auth';
 import { AuthText, TRACKING_FIELDS } from '../../../contract/auth';
 import { ErrorText } from '../../../contract/envelope';
@@ -42,7 +42,7 @@ export class AuthService {
   private readonly codeKey: string;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: ServerBase,
     private readonly mailer: Mailer,
   ) {
     this.limiter = new AccountLimiter(ctx.config.rateLimit);
@@ -266,11 +266,4 @@ export class AuthService {
       }),
     );
   }
-}
-
-/** The auth service the auth module puts on the context. */
-export function authServiceOf(ctx: AppContext): AuthService {
-  const service = ctx.services.auth;
-  if (!(service instanceof AuthService)) throw new Error('The auth module is not initialised');
-  return service;
 }

@@ -1,6 +1,6 @@
 /**
  * The market service (MarketService of types.ts): the pairs as operated (the `pairs` table), one
- * price feed (the seeded simulator, or the feed put on ctx.services.marketFeed), the tick log,
+ * price feed (the seeded simulator, or the feed handed to the constructor), the tick log,
  * live candles per timeframe, batched persistence, backfilled history and retention.
  *
  * Every tick goes through `ingest`: the service, not the feed, numbers ticks (seq = last + 1 per
@@ -17,7 +17,7 @@
 import type { Candle, Pair, Rate } from '../../../contract/market';
 import { TIMEFRAMES, TimeframeSchema, type Timeframe } from '../../../contract/user';
 import * as v from 'valibot';
-import type { AppContext } from '../../context';
+import type { ServerBase } from '../../context';
 import type { Trx } from '../../db';
 import type { MarketService, PriceFeed, Tick, TickSpan, TickSpanOptions } from './types';
 import { CATALOGUE, pairLogoPath, pairSpec, roundPrice, type PairSpec } from './catalogue';
@@ -73,15 +73,6 @@ interface Series {
 
 const candleKey = (c: Candle) => `${c.pair_code}|${c.timeframe}|${c.timestamp}`;
 
-function isPriceFeed(value: unknown): value is PriceFeed {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as PriceFeed).start === 'function' &&
-    typeof (value as PriceFeed).stop === 'function'
-  );
-}
-
 export class Market implements MarketService {
   private readonly series = new Map<string, Series>();
   private pairs: Pair[] = [];
@@ -105,7 +96,11 @@ export class Market implements MarketService {
     this.markStarted = resolve;
   });
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: ServerBase,
+    /** A feed to use instead of the embedded simulator (tests drive prices with one). */
+    private readonly feedOverride?: PriceFeed,
+  ) {}
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
@@ -199,8 +194,7 @@ export class Market implements MarketService {
       this.pairs.push(pair);
     }
 
-    const override = this.ctx.services.marketFeed;
-    if (override !== undefined && !isPriceFeed(override)) throw new Error('ctx.services.marketFeed is not a PriceFeed');
+    const override = this.feedOverride;
     if (override) {
       this.feed = override;
     } else {
@@ -562,10 +556,3 @@ function parseTimeframes(json: string): Timeframe[] {
 }
 
 const copyPair = (p: Pair): Pair => ({ ...p, timeframes: [...p.timeframes] });
-
-/** The market service of a running server (created by marketModule's init). */
-export function market(ctx: AppContext): Market {
-  const m = ctx.services.market;
-  if (!(m instanceof Market)) throw new Error('market service is not initialised (marketModule must run first)');
-  return m;
-}

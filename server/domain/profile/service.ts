@@ -1,11 +1,11 @@
 /**
  * The profile area's service (ctx.services.profile): the dependencies every profile function
- * takes, the two-factor engine (also the login's SecondFactorGate) and the Telegram sender. The
- * profile module creates it in `init`, after the auth module made the mailer and the limiter.
+ * takes, the two-factor engine (also the login's SecondFactorGate) and the Telegram sender.
+ * server/composition.ts creates it after the mailer and the auth service's limiter.
  */
-import type { AppContext } from '../../context';
-import { mailerOf } from '../mail';
-import { authServiceOf } from '../auth/service';
+import type { ServerBase } from '../../context';
+import type { Mailer } from '../mail';
+import type { AccountLimiter } from '../auth/limits';
 import type { ProfileDeps } from './deps';
 import { SecretBox } from './secret-box';
 import { TwoFactor } from './two-factor';
@@ -19,7 +19,7 @@ export class ProfileService {
   readonly sender: TelegramSender;
   readonly botName: string;
 
-  constructor(ctx: AppContext, sender?: TelegramSender) {
+  constructor(ctx: ServerBase, shared: { mailer: Mailer; limiter: AccountLimiter }, sender?: TelegramSender) {
     this.deps = {
       db: ctx.db,
       tx: ctx.tx,
@@ -28,16 +28,9 @@ export class ProfileService {
       box: new SecretBox(ctx.secrets.jwtSecret),
       log: ctx.log,
     };
-    const auth = authServiceOf(ctx);
-    this.passwordDeps = { ...this.deps, mailer: mailerOf(ctx), limiter: auth.limiter };
+    this.passwordDeps = { ...this.deps, mailer: shared.mailer, limiter: shared.limiter };
     this.twoFactor = new TwoFactor(this.passwordDeps);
     this.sender = sender ?? createTelegramSender(ctx.config.telegramBotToken, ctx.db, ctx.now);
     this.botName = ctx.config.telegramBotName;
   }
-}
-
-export function profileServiceOf(ctx: AppContext): ProfileService {
-  const service = ctx.services.profile;
-  if (!(service instanceof ProfileService)) throw new Error('The profile module is not initialised');
-  return service;
 }

@@ -1,0 +1,81 @@
+/**
+ * The server's composition root: builds every domain service once, in dependency order, and
+ * returns them as one typed object. Area modules (server/routes/*) take what they use from
+ * `ctx.services` and only register routes, socket handlers and jobs; nothing is created or
+ * looked up by name anywhere else.
+ *
+ * Adding a service: construct it below after the services it needs (pass them to its
+ * constructor, never the whole context), add it to the returned object, and its type follows
+ * through `Services`. See docs/architecture.md, "How to add a service".
+ */
+import fs from 'node:fs/promises';
+import type { ServerBase } from './context';
+import type { AccessClaims } from './domain/auth/tokens';
+import { Mailer } from './domain/mail';
+import { AuthService } from './domain/auth/service';
+import { isFamilyActive } from './domain/auth/sessions';
+import { seedDemoUser } from './domain/auth/demo';
+import { primeDummyHash } from './domain/auth/passwords';
+import { Market } from './domain/market/service';
+import type { PriceFeed } from './domain/market/types';
+import { OrdersService } from './domain/orders/service';
+import { PaymentsService } from './domain/payments/service';
+import { ProfileService } from './domain/profile/service';
+import { avatarsDir, uploadsDir } from './domain/profile/storage';
+
+export interface CompositionOptions {
+  /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
+  marketFeed?: PriceFeed;
+}
+
+/** Whether the session an access token belongs to is still alive (logout, revocation, reuse). */
+export interface SessionCheck {
+  isActive(claims: AccessClaims): Promise<boolean>;
+}
+
+export async function buildServices(base: ServerBase, options: CompositionOptions = {}) {
+  const { config, db, log, now, tx } = base;
+
+  // ---- auth: mail, sessions, accounts ------------------------------------------------------
+  const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
+  const sessions: SessionCheck = { isActive: (claims) => isFamilyActive(db, claims) };
+  const auth = new AuthService(base, mailer);
+  await primeDummyHash();
+  let demoLogin: { username: string; password: string } | null = null;
+  if (config.seedDemoUser) {
+    demoLogin = await seedDemoUser(base);
+    if (!demoLogin) log.warn('the demo user exists with a changed password; not printing a demo login');
+  }
+
+  // ---- market and orders -------------------------------------------------------------------
+  const market = new Market(base, options.marketFeed);
+  await market.init();
+  const orders = new OrdersService({ db, tx, now, log, market });
+  // Tick retention keeps every tick from the oldest open order's acceptance on (its entry and
+  // exit ticks are what its settlement is checked against).
+  market.setRetentionFloor(() => orders.earliestOpenAcceptedAt());
+
+  // ---- money -------------------------------------------------------------------------------
+  const payments = new PaymentsService({
+    db,
+    tx,
+    now,
+    log,
+    publicUrl: base.publicUrl,
+    oxapayWebhookSecret: base.secrets.oxapayWebhookSecret,
+    cryptoConfirmDelaySeconds: config.cryptoConfirmDelaySeconds,
+  });
+  await payments.seed();
+
+  // ---- profile (plugs two-factor into the login) -------------------------------------------
+  const profile = new ProfileService(base, { mailer, limiter: auth.limiter });
+  auth.setSecondFactorGate({ challenge: (userId) => profile.twoFactor.challenge(userId) });
+  await fs.mkdir(avatarsDir(config.dataDir), { recursive: true, mode: 0o700 });
+  await fs.mkdir(uploadsDir(config.dataDir), { recursive: true, mode: 0o700 });
+
+  // New services go above, after what they need, and into this object.
+  return { mailer, sessions, auth, demoLogin, market, orders, payments, profile };
+}
+
+/** Every domain service of a running server (ctx.services). */
+export type Services = Awaited<ReturnType<typeof buildServices>>;
