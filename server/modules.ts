@@ -7,7 +7,8 @@ import { marketModule } from './routes/market';
 import { ordersModule } from './routes/orders';
 import { paymentsModule } from './routes/payments';
 import { profileModule } from './routes/profile';
+import { traderToolsModule } from './routes/trader-tools';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule, authModule, settingsModule, marketModule, ordersModule, paymentsModule, profileModule];
+  return [coreModule, authModule, settingsModule, marketModule, ordersModule, paymentsModule, profileModule, traderToolsModule];
 }

@@ -5,5 +5,6 @@ import type { MarketTables } from './tables/market';
 import type { OrderTables } from './tables/orders';
 import type { PaymentTables } from './tables/payments';
 import type { ProfileTables } from './tables/profile';
+import type { AlertTables } from './tables/alerts';
 
-export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, AlertTables {}

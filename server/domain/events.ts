@@ -17,6 +17,7 @@ export interface DomainEventMap {
   'order.settled': { order_id: number; result: 'won' | 'lost' | 'tie' | 'closed'; payout: number; currency: string };
   'document.status': { document_id: number; status: string };
   'telegram.linked': { telegram_id: string | null };
+  'alert.fired': { alert_id: number };
 }
 export type DomainEventType = keyof DomainEventMap;
 

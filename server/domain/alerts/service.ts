@@ -1,0 +1,213 @@
+/**
+ * Price alerts (contract/alerts.ts, docs/trader-tools.md): create, list, delete, and the firing
+ * rule. The waiting alerts are indexed in memory by pair, so a tick costs one map lookup and
+ * an integer comparison per waiting alert of its pair; the database is only written when one
+ * fires. Firing sets `fired_at` only where it is still null and records `alert.fired` in the
+ * same transaction, so an alert fires once even if two ticks race; delivery (socket, Telegram,
+ * email) listens to that event (delivery.ts).
+ */
+import {
+  AlertErrorText,
+  MAX_PENDING_ALERTS,
+  alertReached,
+  priceToScaled,
+  scaledToText,
+  textToScaled,
+  type AlertDirection,
+  type PriceAlert,
+} from '../../../contract/alerts';
+import { ErrorText } from '../../../contract/envelope';
+import type { DB, Trx } from '../../db';
+import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
+import { recordEvent } from '../events';
+import type { MarketService, Tick } from '../market/types';
+
+export interface AlertsDeps {
+  db: DB;
+  tx: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
+  now: () => number;
+  log: { error(obj: unknown, msg?: string): void };
+  market: Pick<MarketService, 'getPair' | 'latestTick' | 'onTick'>;
+}
+
+interface Waiting {
+  id: number;
+  userId: number;
+  direction: AlertDirection;
+  scaled: number;
+  precision: number;
+}
+
+export interface AlertRow {
+  id: number;
+  user_id: number;
+  pair_code: string;
+  direction: string;
+  price_scaled: number;
+  price_precision: number;
+  created_at: number;
+  fired_at: number | null;
+  fired_price_scaled: number | null;
+}
+
+export class AlertsService {
+  private readonly waiting = new Map<string, Waiting[]>();
+  private off: (() => void) | null = null;
+  /** Firings in flight (tests and stop() wait for them). */
+  private readonly inflight = new Set<Promise<void>>();
+
+  constructor(private readonly deps: AlertsDeps) {}
+
+  /** Load the waiting alerts and listen to the tick stream. */
+  async start(): Promise<void> {
+    const rows = await this.deps.db.selectFrom('price_alerts').selectAll().where('fired_at', 'is', null).execute();
+    this.waiting.clear();
+    for (const row of rows) this.index(row);
+    this.off ??= this.deps.market.onTick((tick) => this.onTick(tick));
+  }
+
+  async stop(): Promise<void> {
+    this.off?.();
+    this.off = null;
+    await Promise.all([...this.inflight]);
+  }
+
+  /** Resolves when every firing started so far has committed. */
+  async settled(): Promise<void> {
+    while (this.inflight.size) await Promise.all([...this.inflight]);
+  }
+
+  toWire(row: AlertRow): PriceAlert {
+    const precision = Number(row.price_precision);
+    const scaled = Number(row.price_scaled);
+    const fired = row.fired_price_scaled === null ? null : Number(row.fired_price_scaled);
+    return {
+      alert_id: Number(row.id),
+      pair_code: row.pair_code,
+      pair_human_code: this.deps.market.getPair(row.pair_code)?.pair_human_code ?? row.pair_code,
+      direction: row.direction === 'below' ? 'below' : 'above',
+      price: Number(scaledToText(scaled, precision)),
+      price_text: scaledToText(scaled, precision),
+      precision,
+      created_at_ms: Number(row.created_at),
+      fired_at_ms: row.fired_at === null ? null : Number(row.fired_at),
+      fired_price: fired === null ? null : Number(scaledToText(fired, precision)),
+    };
+  }
+
+  async list(userId: number): Promise<PriceAlert[]> {
+    const rows = await this.deps.db
+      .selectFrom('price_alerts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(200)
+      .execute();
+    const alerts = rows.map((r) => this.toWire(r));
+    // Waiting first, each part newest first.
+    return [...alerts.filter((a) => a.fired_at_ms === null), ...alerts.filter((a) => a.fired_at_ms !== null)];
+  }
+
+  async get(userId: number, id: number): Promise<PriceAlert | null> {
+    const row = await this.deps.db.selectFrom('price_alerts').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    return row ? this.toWire(row) : null;
+  }
+
+  async create(userId: number, input: { pair_code: string; direction: AlertDirection; price: string }): Promise<PriceAlert> {
+    const pair = this.deps.market.getPair(input.pair_code);
+    if (!pair || pair.is_active === false) throw new HttpError(404, ErrorText.pairNotFound);
+    const precision = pair.precision;
+    const scaled = textToScaled(input.price, precision);
+    if (scaled === null) throw badRequest(AlertErrorText.priceDecimals, [{ field: 'price', message: AlertErrorText.priceDecimals }]);
+    if (scaled <= 0) throw badRequest(ErrorText.validationFailed, [{ field: 'price', message: 'Price must be a positive decimal number' }]);
+    const latest = this.deps.market.latestTick(pair.pair_code);
+    if (!latest) throw conflict(AlertErrorText.noPrice);
+    // On the far side of the latest price, else the next tick would fire it at once.
+    if (alertReached(input.direction, scaled, priceToScaled(latest.price, precision))) {
+      const message = input.direction === 'above' ? AlertErrorText.aboveCurrent : AlertErrorText.belowCurrent;
+      throw badRequest(message, [{ field: 'price', message }]);
+    }
+    const now = this.deps.now();
+    const row = await this.deps.tx(async (trx) => {
+      const count = await trx
+        .selectFrom('price_alerts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('fired_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(count?.n ?? 0) >= MAX_PENDING_ALERTS) throw conflict(AlertErrorText.tooManyAlerts);
+      return trx
+        .insertInto('price_alerts')
+        .values({ user_id: userId, pair_code: pair.pair_code, direction: input.direction, price_scaled: scaled, price_precision: precision, created_at: now, fired_at: null, fired_price_scaled: null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    this.index(row);
+    return this.toWire(row);
+  }
+
+  /** Delete the owner's alert (waiting or fired); a deleted alert never fires. */
+  async remove(userId: number, id: number): Promise<void> {
+    // Out of the index first: a tick arriving during the delete cannot fire it.
+    const row = await this.deps.db.selectFrom('price_alerts').select(['pair_code']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) throw notFound(AlertErrorText.alertNotFound);
+    this.unindex(row.pair_code, id);
+    await this.deps.tx((trx) => trx.deleteFrom('price_alerts').where('id', '=', id).where('user_id', '=', userId).execute());
+  }
+
+  /** How many alerts wait on a pair (tests, bench). */
+  waitingCount(pairCode?: string): number {
+    if (pairCode) return this.waiting.get(pairCode)?.length ?? 0;
+    let n = 0;
+    for (const list of this.waiting.values()) n += list.length;
+    return n;
+  }
+
+  private index(row: AlertRow): void {
+    const list = this.waiting.get(row.pair_code) ?? [];
+    list.push({
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      direction: row.direction === 'below' ? 'below' : 'above',
+      scaled: Number(row.price_scaled),
+      precision: Number(row.price_precision),
+    });
+    this.waiting.set(row.pair_code, list);
+  }
+
+  private unindex(pairCode: string, id: number): void {
+    const list = this.waiting.get(pairCode);
+    if (!list) return;
+    const rest = list.filter((w) => w.id !== id);
+    if (rest.length) this.waiting.set(pairCode, rest);
+    else this.waiting.delete(pairCode);
+  }
+
+  /** The tick listener: every waiting alert of the pair that the tick reaches fires. */
+  onTick(tick: Tick): void {
+    const list = this.waiting.get(tick.pair_code);
+    if (!list || list.length === 0) return;
+    for (const alert of list) {
+      if (!alertReached(alert.direction, alert.scaled, priceToScaled(tick.price, alert.precision))) continue;
+      this.unindex(tick.pair_code, alert.id);
+      const firing = this.fire(alert, tick)
+        .catch((err: unknown) => this.deps.log.error({ err, alert: alert.id }, 'price alert firing failed'))
+        .finally(() => this.inflight.delete(firing));
+      this.inflight.add(firing);
+    }
+  }
+
+  private async fire(alert: Waiting, tick: Tick): Promise<void> {
+    const firedAt = this.deps.now();
+    await this.deps.tx(async (trx) => {
+      const result = await trx
+        .updateTable('price_alerts')
+        .set({ fired_at: firedAt, fired_price_scaled: priceToScaled(tick.price, alert.precision) })
+        .where('id', '=', alert.id)
+        .where('fired_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return; // deleted, or fired already
+      await recordEvent(trx, 'alert.fired', alert.userId, { alert_id: alert.id }, firedAt);
+    });
+  }
+}
