@@ -21,6 +21,7 @@ import { appMachine } from '../machines/app/app.machine';
 import { avatarMachine } from '../machines/avatar/avatar.machine';
 import { balanceMachine } from '../machines/balance/balance.machine';
 import { chartMachine } from '../machines/chart/chart.machine';
+import { chartSetupMachine } from '../machines/chart-setup/chart-setup.machine';
 import { depositMachine } from '../machines/deposit/deposit.machine';
 import { documentsMachine } from '../machines/documents/documents.machine';
 import { emailVerificationMachine } from '../machines/email-verification/email-verification.machine';
@@ -75,6 +76,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('avatar', 'machines/avatar/avatar.machine.ts', avatarMachine),
   entry('balance', 'machines/balance/balance.machine.ts', balanceMachine),
   entry('chart', 'machines/chart/chart.machine.ts', chartMachine),
+  entry('chartSetup', 'machines/chart-setup/chart-setup.machine.ts', chartSetupMachine),
   entry('deposit', 'machines/deposit/deposit.machine.ts', depositMachine, { requestKey: 'registry-deposit-key', currency: 'USD' }),
   entry('documents', 'machines/documents/documents.machine.ts', documentsMachine),
   entry('emailVerification', 'machines/email-verification/email-verification.machine.ts', emailVerificationMachine, { token: 'registry-token' }),

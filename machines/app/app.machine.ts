@@ -30,7 +30,9 @@
  * every userdata (the socket's answer after each (re)connect) refreshes 'orders', since a
  * settlement may have been missed while it was down; `flow.orderCloseStarted {orderId}` /
  * `flow.orderCloseEnded` spawn and stop 'orderClose' (the close confirmation; the region is
- * `idle` before a flow starts).
+ * `idle` before a flow starts). 'chartSetup' (chart type, studies and drawings per pair) is
+ * long-lived too: login gives it the user's saved `chart_setups`, logout clears it, and its
+ * `settings.changed` goes to the session like every other setting.
  */
 import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
 import type { Language, ThemeSetting, User } from '../../contract/user';
@@ -56,6 +58,7 @@ import { pairsMachine, type PairsEvent } from '../pairs/pairs.machine';
 import { orderPlacementMachine } from '../order-placement/order-placement.machine';
 import { ordersMachine, type OrdersEvent } from '../orders/orders.machine';
 import { orderCloseMachine } from '../order-close/order-close.machine';
+import { chartSetupMachine, type ChartSetupEvent } from '../chart-setup/chart-setup.machine';
 
 export interface AppInput {
   persistedSession: PersistedSession | null;
@@ -100,7 +103,7 @@ export type AppEmitted = { type: 'socket.received' } & SocketMessage;
 export { SOCKET_ROUTES, type SocketRoute } from './socket-routes';
 
 /** The ids (and systemIds) of the long-lived children. */
-export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders'] as const;
+export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup'] as const;
 
 
 /** The toast (if any) that confirms a saved settings change. Pair and timeframe show on the chart itself. */
@@ -153,6 +156,7 @@ export const appMachine = setup({
       orderPlacement: 'orderPlacement';
       orders: 'orders';
       orderClose: 'orderClose';
+      chartSetup: 'chartSetup';
     },
   },
   actors: {
@@ -174,6 +178,7 @@ export const appMachine = setup({
     orderPlacement: orderPlacementMachine,
     orders: ordersMachine,
     orderClose: orderCloseMachine,
+    chartSetup: chartSetupMachine,
   },
   actions: {
     spawnSession: spawnChild('session', {
@@ -320,15 +325,18 @@ export const appMachine = setup({
     spawnPairs: spawnChild('pairs', { id: 'pairs', systemId: 'pairs' }),
     spawnOrderPlacement: spawnChild('orderPlacement', { id: 'orderPlacement', systemId: 'orderPlacement' }),
     spawnOrders: spawnChild('orders', { id: 'orders', systemId: 'orders' }),
+    spawnChartSetup: spawnChild('chartSetup', { id: 'chartSetup', systemId: 'chartSetup' }),
     startTrading: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'session.loggedIn');
       const { currentPair, currentTimeframe } = event.user.front_settings;
       enqueue.sendTo('pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe } satisfies PairsEvent);
       enqueue.sendTo('orders', { type: 'orders.sessionStarted' } satisfies OrdersEvent);
+      enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionStarted', setups: event.user.front_settings.chart_setups } satisfies ChartSetupEvent);
     }),
     endTrading: enqueueActions(({ enqueue }) => {
       enqueue.sendTo('pairs', { type: 'pairs.sessionEnded' } satisfies PairsEvent);
       enqueue.sendTo('orders', { type: 'orders.sessionEnded' } satisfies OrdersEvent);
+      enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionEnded' } satisfies ChartSetupEvent);
     }),
     refreshOrdersAfterPlacement: sendTo('orders', ({ event }): OrdersEvent => {
       assertEvent(event, 'order.placed');
@@ -368,6 +376,7 @@ export const appMachine = setup({
     'spawnPairs',
     'spawnOrderPlacement',
     'spawnOrders',
+    'spawnChartSetup',
     'forgetStartup',
   ],
   type: 'parallel',

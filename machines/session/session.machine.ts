@@ -23,6 +23,7 @@
  * `session.settingsSaveFailed`.
  */
 import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
+import { mergeChartSetups, mergeChartSetupsUpdates } from '../../contract/chart';
 import type { BalanceType, FrontSettings, Timeframe, User } from '../../contract/user';
 import {
   errorMessage,
@@ -168,6 +169,7 @@ function mergeFrontSettings(settings: FrontSettings, patch: SettingsPatch): Fron
     current_currency: patch.current_currency ?? settings.current_currency,
     language: patch.language ?? settings.language,
     theme: patch.theme ?? settings.theme,
+    chart_setups: patch.chart_setups ? mergeChartSetups(settings.chart_setups, patch.chart_setups) : settings.chart_setups,
   };
 }
 
@@ -179,6 +181,8 @@ function mergePatches(a: SettingsPatch, b: SettingsPatch): SettingsPatch {
   if (b.current_currency !== undefined) merged.current_currency = b.current_currency;
   if (b.language !== undefined) merged.language = b.language;
   if (b.theme !== undefined) merged.theme = b.theme;
+  // Per pair: a queued change of one pair's chart must not drop another's.
+  if (b.chart_setups !== undefined) merged.chart_setups = mergeChartSetupsUpdates(a.chart_setups, b.chart_setups);
   return merged;
 }
 
