@@ -40,6 +40,7 @@ export const ProfileText = {
   pdfActiveContent: 'PDF files with scripts, automatic actions, attached files or forms are not accepted',
   pdfEncrypted: 'Password-protected (encrypted) PDF files are not accepted',
   pdfUnreadable: 'The PDF could not be read',
+  pdfHtml: 'PDF files that also contain web page (HTML) markup are not accepted',
   filesRequired: 'Please attach at least one file',
   tooManyFiles: 'You can attach at most 5 files',
   fileTooLarge: 'A file is too large. The maximum size is 10 MB',

@@ -20,6 +20,7 @@ import { AccessTokens } from './domain/auth/tokens';
 import type { AppContext, ServerBase, ServerModule } from './context';
 import { buildServices } from './composition';
 import { HttpError } from './http/errors';
+import { connectSources, hardenedServerOptions, registerHardening } from './http/hardening';
 import { fail, ErrorText } from '../contract/envelope';
 import type { PriceFeed } from './domain/market/types';
 import { defaultModules } from './modules';
@@ -43,6 +44,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: false,
     // Same as Fastify's default, stated so the envelope handler sees JSON errors it can map.
     return503OnClosing: true,
+    // Over-long request lines and headers, bad URLs: the envelope, not a reset (http/hardening.ts).
+    ...hardenedServerOptions,
   });
   const secrets = loadSecrets(config);
   const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
@@ -85,7 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        connectSrc: connectSources(config.publicUrl),
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
@@ -101,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     global: false,
     errorResponseBuilder: () => new HttpError(429, ErrorText.tooManyRequests),
   });
+  registerHardening(app);
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {

@@ -43,6 +43,8 @@ export const IP_LIMITS = {
   register: { max: 30, timeWindow: '1 hour' },
   sensitive: { max: 10, timeWindow: '15 minutes' },
   verify: { max: 30, timeWindow: '15 minutes' },
+  /** A tab refreshes once per access-token lifetime; this bounds guessing and hammering per IP. */
+  refresh: { max: 60, timeWindow: '1 minute' },
 } as const;
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -75,7 +77,7 @@ export const authModule: ServerModule = {
       return ok(await auth.login(credentials));
     });
 
-    app.post('/api/platform/auth/refresh', async (req) => {
+    app.post('/api/platform/auth/refresh', limit(IP_LIMITS.refresh), async (req) => {
       const { refresh_token } = parseBody(RefreshSchema, req.body);
       return ok(await auth.refresh(refresh_token));
     });

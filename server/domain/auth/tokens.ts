@@ -3,6 +3,11 @@
  * (user | admin), fam = the refresh-token family the session belongs to (so logout and reuse
  * detection can end it). Refresh tokens are opaque random strings kept hashed in the database
  * (see sessions.ts), never JWTs.
+ *
+ * verify() trusts a token only with every claim this module signs: exp, iat, iss, aud and sub
+ * present, iss/aud ours, iat not in the future, and a lifetime (exp - iat) and age (now - iat)
+ * no longer than the configured TTL (plus CLOCK_SKEW_SECONDS), so a token signed with the key but
+ * without an expiry, or with a far one, is refused.
  */
 import { SignJWT, jwtVerify } from 'jose';
 
@@ -18,6 +23,8 @@ export interface AccessClaims {
 
 const ISSUER = 'tradeterminal';
 const AUDIENCE = 'tradeterminal-api';
+/** Clock difference tolerated on iat and exp (seconds). */
+export const CLOCK_SKEW_SECONDS = 5;
 
 export class AccessTokens {
   private readonly key: Uint8Array;
@@ -50,15 +57,20 @@ export class AccessTokens {
         audience: AUDIENCE,
         algorithms: ['HS256'],
         currentDate: new Date(now),
+        requiredClaims: ['exp', 'iat', 'iss', 'aud', 'sub'],
+        maxTokenAge: this.ttlSeconds + CLOCK_SKEW_SECONDS,
+        clockTolerance: CLOCK_SKEW_SECONDS,
       });
+      // jose checked presence, expiry and age; the lifetime the token claims is ours to bound.
+      if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+      if (payload.exp - payload.iat > this.ttlSeconds + CLOCK_SKEW_SECONDS) return null;
       const userId = Number(payload.sub);
       const st = payload.st;
       const fam = payload.fam;
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;
       if (st !== 'user' && st !== 'admin') return null;
       if (typeof fam !== 'string') return null;
-      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
-      return { userId, sessionType: st, family: fam, expiresAt };
+      return { userId, sessionType: st, family: fam, expiresAt: payload.exp * 1000 };
     } catch {
       return null;
     }

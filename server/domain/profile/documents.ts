@@ -76,6 +76,7 @@ const PDF_REFUSAL: Record<PdfProblem, string> = {
   encrypted: ProfileText.pdfEncrypted,
   active: ProfileText.pdfActiveContent,
   unreadable: ProfileText.pdfUnreadable,
+  html: ProfileText.pdfHtml,
 };
 
 /** Check one upload by content and make the bytes that will be stored. */

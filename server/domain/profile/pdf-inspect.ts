@@ -11,6 +11,12 @@
  *   other files        /EmbeddedFile /EmbeddedFiles /EF /FileAttachment /GoToR /GoToE
  *   forms that talk    /XFA /SubmitForm /ImportData
  *
+ * Nor may a PDF be a web page too (a PDF/HTML polyglot, which a browser or mail client that
+ * sniffs would render as HTML): markup before %PDF- (the sniff already demands %PDF- at byte 0)
+ * or an HTML document structure (<!DOCTYPE html, <html, <head, <body, <script, <iframe, <svg,
+ * <object, ... or an on*= event attribute in a tag) anywhere a browser would read it as text,
+ * that is outside the data of compressed (/Filter) streams, is refused as 'html'.
+ *
  * /URI link actions are allowed: a link opens only when the reader clicks it (and asks), and
  * statements and bills are full of them. An /OpenAction that is a /URI action is refused.
  *
@@ -33,7 +39,7 @@
 import zlib from 'node:zlib';
 import { isCompletePdf } from './file-sniff';
 
-export type PdfProblem = 'incomplete' | 'encrypted' | 'active' | 'unreadable';
+export type PdfProblem = 'incomplete' | 'encrypted' | 'active' | 'unreadable' | 'html';
 export type PdfVerdict = { ok: true } | { ok: false; problem: PdfProblem; detail: string };
 
 /** Inflated bytes of all object streams of one file together. */
@@ -69,6 +75,37 @@ class Refusal extends Error {
   ) {
     super(detail);
   }
+}
+
+// ---- HTML markup ------------------------------------------------------------------------------
+
+/**
+ * The start of an HTML document structure: a doctype, or a tag that makes a page (or runs
+ * something) followed by white space, '>' or '/'; or an event-handler attribute inside a tag.
+ */
+const HTML_MARKUP =
+  /<!doctype\s+html|<(?:html|head|body|script|iframe|frame|frameset|object|embed|applet|svg|math|meta|base|link|style|form|img|video|audio|template|noscript)[\s>/]|<[a-z][^<>]{0,200}\son[a-z]+\s*=/i;
+
+/** Where the first HTML markup in `text` (latin1) starts, or -1. */
+export function htmlMarkupAt(text: string): number {
+  const m = HTML_MARKUP.exec(text);
+  return m ? m.index : -1;
+}
+
+/** Refuse markup before %PDF- and HTML structure outside compressed stream data. */
+function checkHtml(buf: Buffer, streams: StreamInfo[]): void {
+  const pdfAt = buf.indexOf('%PDF-', 0, 'latin1');
+  if (pdfAt > 0 && /<[!a-z?/]/i.test(buf.toString('latin1', 0, pdfAt))) throw new Refusal('html', 'markup before %PDF-');
+  const skipped = streams.filter((st) => st.dict.has('Filter')).sort((a, b) => a.start - b.start);
+  let from = 0;
+  const search = (to: number) => {
+    if (to > from && htmlMarkupAt(buf.toString('latin1', from, to)) >= 0) throw new Refusal('html', 'HTML markup');
+  };
+  for (const st of skipped) {
+    search(st.start);
+    from = Math.max(from, st.end);
+  }
+  search(buf.length);
 }
 
 // ---- names ------------------------------------------------------------------------------------
@@ -417,7 +454,10 @@ function inspect(buf: Buffer): void {
     }
   }
 
-  // 2. Names: every token outside stream data; the long ones in strings, comments and stream data.
+  // 2. A web page in disguise.
+  checkHtml(buf, streams);
+
+  // 2b. Names: every token outside stream data; the long ones in strings, comments and stream data.
   checkNames(lex, '');
   for (const s of streams) checkLongNames(buf, s.start, s.end, ' in stream data');
   const openActionsSeen = lex.names.filter((n) => n.name === 'OpenAction').map((n) => `file:${n.at}`);
