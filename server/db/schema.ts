@@ -5,6 +5,7 @@ import type { MarketTables } from './tables/market';
 import type { OrderTables } from './tables/orders';
 import type { PaymentTables } from './tables/payments';
 import type { ProfileTables } from './tables/profile';
+import type { BookTables } from './tables/books';
 import type { AlertTables } from './tables/alerts';
 
-export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, AlertTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables {}

@@ -1,15 +1,24 @@
 /**
- * The ledger: the only way a balance changes.
+ * The ledger: the only way a balance changes. Double entry (docs/money.md, "Accounts").
  *
- * A ledger transaction is a set of signed entries on (user, currency, account) rows, applied
- * inside the caller's database transaction together with the business row it belongs to (the
- * order, the deposit). Each carries an idempotency key: posting the same key again changes
- * nothing and reports `applied: false`, so a retried request, a duplicated webhook or a
- * settlement run twice never pays twice. A balance row can never go below zero (CHECK in the
- * schema, and checked here first so the caller gets a clear error).
+ * A ledger transaction is a set of signed legs that sums to zero per currency: the user's legs
+ * on (user, currency, account) rows and the house's legs on (house account, currency) rows,
+ * applied inside the caller's database transaction together with the business row it belongs
+ * to (the order, the deposit). postLedger refuses an unbalanced set before writing anything
+ * (UnbalancedLedgerError), and the database refuses it too: the transaction's seal row
+ * (`ledger_seals`, written after its entries) has an insert trigger that checks the sums
+ * (migration 008). Each transaction carries an idempotency key: posting the same key again
+ * changes nothing and reports `applied: false`, so a retried request, a duplicated webhook or a
+ * settlement run twice never pays twice. A user's balance can never go below zero (CHECK in the
+ * schema, and checked here first so the caller gets a clear error); a house balance may.
  *
- * Accounts: `real`, `demo`, and `real_hold` (money of pending withdrawals). Real and demo never
- * mix: one ledger transaction may not touch both a demo and a non-demo account.
+ * User accounts: `real`, `demo`, `real_hold` (money of pending withdrawals), of `userId`.
+ * House accounts: `house:trading` (the other side of every real order), `house:demo_issuer`
+ * (source and sink of demo money), `house:clearing:<provider id>` (one per payment provider:
+ * deposits debit it, payouts credit it), `house:promotions` (reserved), `house:suspense`
+ * (only the migration's counter-entries of unclassifiable legacy postings).
+ * Real and demo never mix: the demo side (`demo`, `house:demo_issuer`) may not share a
+ * transaction with any other account.
  */
 import { sql } from 'kysely';
 import type { Trx } from '../db';
@@ -18,7 +27,46 @@ import { fromMinor } from '../../contract/money';
 import type { Balances } from '../../contract/user';
 import { recordEvent } from './events';
 
-export type Account = 'real' | 'demo' | 'real_hold';
+/** A user's account. */
+export type UserAccount = 'real' | 'demo' | 'real_hold';
+/** Kept for callers that name a user's account. */
+export type Account = UserAccount;
+/** A house account: `house:trading`, `house:demo_issuer`, `house:promotions`, `house:suspense`, `house:clearing:<provider id>`. */
+export type HouseAccount = `house:${string}`;
+export type LedgerAccount = UserAccount | HouseAccount;
+
+export const HOUSE_TRADING = 'house:trading' as const;
+export const HOUSE_DEMO_ISSUER = 'house:demo_issuer' as const;
+export const HOUSE_PROMOTIONS = 'house:promotions' as const;
+export const HOUSE_SUSPENSE = 'house:suspense' as const;
+const CLEARING_PREFIX = 'house:clearing:';
+const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+const USER_ACCOUNTS: readonly string[] = ['real', 'demo', 'real_hold'];
+
+/** The clearing account of a payment provider: `house:clearing:<providerId>` (lower case, digits, `_`, `-`; at most 40). */
+export function clearingAccount(providerId: string): HouseAccount {
+  if (!PROVIDER_ID.test(providerId)) throw new Error(`Invalid payment provider id for a clearing account: ${providerId}`);
+  return `${CLEARING_PREFIX}${providerId}`;
+}
+
+export function isHouseAccount(account: string): account is HouseAccount {
+  if (account === HOUSE_TRADING || account === HOUSE_DEMO_ISSUER || account === HOUSE_PROMOTIONS || account === HOUSE_SUSPENSE) return true;
+  return account.startsWith(CLEARING_PREFIX) && PROVIDER_ID.test(account.slice(CLEARING_PREFIX.length));
+}
+
+/** The house side of an order on `account`: the demo issuer for demo orders, the house's trading account for real ones. */
+export function tradingCounterparty(account: UserAccount): HouseAccount {
+  return account === 'demo' ? HOUSE_DEMO_ISSUER : HOUSE_TRADING;
+}
+
+/** `entries` plus, per currency, the leg on `house` that brings the transaction to zero. */
+export function withCounterparty(house: HouseAccount, entries: LedgerEntryInput[]): LedgerEntryInput[] {
+  const sums = new Map<string, number>();
+  for (const e of entries) sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amount);
+  const legs = [...entries];
+  for (const [currency, sum] of sums) if (sum !== 0) legs.push({ currency, account: house, amount: -sum });
+  return legs;
+}
 
 export type LedgerKind =
   | 'demo_open'
@@ -34,7 +82,8 @@ export type LedgerKind =
 
 export interface LedgerEntryInput {
   currency: string;
-  account: Account;
+  /** A user account (of the posting's user) or a house account. */
+  account: LedgerAccount;
   /** Signed minor units; zero entries are skipped. */
   amount: number;
 }
@@ -44,6 +93,7 @@ export interface LedgerPost {
   kind: LedgerKind;
   userId: number;
   ref?: { type: string; id: string | number };
+  /** Every leg of the transaction; per currency they must sum to zero. */
   entries: LedgerEntryInput[];
 }
 
@@ -56,9 +106,38 @@ export class InsufficientBalanceError extends Error {
   }
 }
 
+/** A posting whose legs do not sum to zero per currency: a programming error, never a user's. */
+export class UnbalancedLedgerError extends Error {
+  constructor(
+    readonly key: string,
+    readonly sums: Record<string, number>,
+  ) {
+    super(`Ledger transaction ${key} does not balance: ${Object.entries(sums).map(([c, s]) => `${c} ${s}`).join(', ')}`);
+  }
+}
+
 export interface LedgerResult {
   applied: boolean;
   ledgerTxId: number;
+}
+
+/** Check a posting's legs: known accounts and currencies, safe integers, demo apart, zero sum per currency. */
+export function checkLegs(post: LedgerPost): void {
+  const sums: Record<string, number> = {};
+  let demoSide = false;
+  let realSide = false;
+  for (const e of post.entries) {
+    if (!Number.isSafeInteger(e.amount)) throw new RangeError(`Ledger amount must be a safe integer: ${e.amount}`);
+    if (!findCurrency(e.currency)) throw new Error(`Unknown currency ${e.currency}`);
+    if (!USER_ACCOUNTS.includes(e.account) && !isHouseAccount(e.account)) throw new Error(`Unknown ledger account ${e.account}`);
+    if (e.amount === 0) continue;
+    if (e.account === 'demo' || e.account === HOUSE_DEMO_ISSUER) demoSide = true;
+    else realSide = true;
+    sums[e.currency] = (sums[e.currency] ?? 0) + e.amount;
+  }
+  if (demoSide && realSide) throw new Error('A ledger transaction may not mix demo and real accounts');
+  const off = Object.fromEntries(Object.entries(sums).filter(([, s]) => s !== 0));
+  if (Object.keys(off).length > 0) throw new UnbalancedLedgerError(post.key, off);
 }
 
 export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): Promise<LedgerResult> {
@@ -69,13 +148,7 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
     .executeTakeFirst();
   if (existing) return { applied: false, ledgerTxId: existing.id };
 
-  const demo = post.entries.some((e) => e.account === 'demo');
-  const nonDemo = post.entries.some((e) => e.account !== 'demo');
-  if (demo && nonDemo) throw new Error('A ledger transaction may not mix demo and real accounts');
-  for (const e of post.entries) {
-    if (!Number.isSafeInteger(e.amount)) throw new RangeError(`Ledger amount must be a safe integer: ${e.amount}`);
-    if (!findCurrency(e.currency)) throw new Error(`Unknown currency ${e.currency}`);
-  }
+  checkLegs(post);
 
   const tx = await trx
     .insertInto('ledger_transactions')
@@ -90,18 +163,25 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
     .returning('id')
     .executeTakeFirstOrThrow();
 
+  let userLegs = 0;
   for (const e of post.entries) {
     if (e.amount === 0) continue;
+    if (isHouseAccount(e.account)) {
+      await postHouseLeg(trx, tx.id, e.account, e.currency, e.amount, now);
+      continue;
+    }
+    userLegs++;
+    const account = e.account as UserAccount;
     const row = await trx
       .selectFrom('balances')
       .select('amount')
       .where('user_id', '=', post.userId)
       .where('currency', '=', e.currency)
-      .where('account', '=', e.account)
+      .where('account', '=', account)
       .executeTakeFirst();
     const before = Number(row?.amount ?? 0);
     const after = before + e.amount;
-    if (after < 0) throw new InsufficientBalanceError(e.currency, e.account);
+    if (after < 0) throw new InsufficientBalanceError(e.currency, account);
     if (!Number.isSafeInteger(after)) throw new RangeError('Balance out of range');
     if (row) {
       await trx
@@ -109,12 +189,12 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
         .set({ amount: after, updated_at: now })
         .where('user_id', '=', post.userId)
         .where('currency', '=', e.currency)
-        .where('account', '=', e.account)
+        .where('account', '=', account)
         .execute();
     } else {
       await trx
         .insertInto('balances')
-        .values({ user_id: post.userId, currency: e.currency, account: e.account, amount: after, updated_at: now })
+        .values({ user_id: post.userId, currency: e.currency, account, amount: after, updated_at: now })
         .execute();
     }
     await trx
@@ -123,15 +203,35 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
         ledger_tx_id: tx.id,
         user_id: post.userId,
         currency: e.currency,
-        account: e.account,
+        account,
         amount: e.amount,
         balance_after: after,
         created_at: now,
       })
       .execute();
   }
-  await recordEvent(trx, 'balances.changed', post.userId, { kind: post.kind }, now);
+  // The seal closes the transaction; its trigger checks the zero sum per currency again.
+  await trx.insertInto('ledger_seals').values({ ledger_tx_id: tx.id, created_at: now }).execute();
+  if (userLegs > 0) await recordEvent(trx, 'balances.changed', post.userId, { kind: post.kind }, now);
   return { applied: true, ledgerTxId: tx.id };
+}
+
+/** One house leg: one upsert of the house balance (returning the new amount) and one entry. */
+async function postHouseLeg(trx: Trx, ledgerTxId: number, account: HouseAccount, currency: string, amount: number, now: number): Promise<void> {
+  const row = await trx
+    .insertInto('house_balances')
+    .values({ account, currency, amount, updated_at: now })
+    .onConflict((oc) =>
+      oc.columns(['account', 'currency']).doUpdateSet({ amount: sql<number>`house_balances.amount + excluded.amount`, updated_at: now }),
+    )
+    .returning('amount')
+    .executeTakeFirstOrThrow();
+  const after = Number(row.amount);
+  if (!Number.isSafeInteger(after)) throw new RangeError('Balance out of range');
+  await trx
+    .insertInto('house_entries')
+    .values({ ledger_tx_id: ledgerTxId, account, currency, amount, balance_after: after, created_at: now })
+    .execute();
 }
 
 export async function getBalanceMinor(trx: Trx, userId: number, currency: string, account: Account): Promise<number> {
@@ -145,7 +245,7 @@ export async function getBalanceMinor(trx: Trx, userId: number, currency: string
   return Number(row?.amount ?? 0);
 }
 
-/** Set the demo balance of one currency to the standard demo amount (new account, demo reset). */
+/** Set the demo balance of one currency to the standard demo amount (new account, demo reset); the demo issuer is the other side. */
 export async function resetDemo(
   trx: Trx,
   userId: number,
@@ -160,7 +260,7 @@ export async function resetDemo(
   const current = await getBalanceMinor(trx, userId, cur.iso_code, 'demo');
   return postLedger(
     trx,
-    { key, kind, userId, entries: [{ currency: cur.iso_code, account: 'demo', amount: target - current }] },
+    { key, kind, userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: cur.iso_code, account: 'demo', amount: target - current }]) },
     now,
   );
 }
@@ -188,7 +288,8 @@ export async function getBalances(trx: Trx, userId: number, ensure: string[] = [
 }
 
 export interface AuditDifference {
-  user_id: number;
+  /** null for a house account. */
+  user_id: number | null;
   currency: string;
   account: string;
   balance: number;
@@ -196,9 +297,9 @@ export interface AuditDifference {
 }
 
 /**
- * Recompute every balance from the entries and report the rows that disagree (including
- * entries with no balance row and balance rows with no entries). An empty list means the
- * ledger and the balances agree to the minor unit.
+ * Recompute every balance (users' and the house's) from the entries and report the rows that
+ * disagree (including entries with no balance row and balance rows with no entries). An empty
+ * list means the ledger and the balances agree to the minor unit.
  */
 export async function auditLedger(trx: Trx): Promise<AuditDifference[]> {
   const rows = await sql<AuditDifference>`
@@ -206,9 +307,71 @@ export async function auditLedger(trx: Trx): Promise<AuditDifference[]> {
       select user_id, currency, account, amount as balance, 0 as entries_sum from balances
       union all
       select user_id, currency, account, 0 as balance, amount as entries_sum from ledger_entries
+      union all
+      select null as user_id, currency, account, amount as balance, 0 as entries_sum from house_balances
+      union all
+      select null as user_id, currency, account, 0 as balance, amount as entries_sum from house_entries
     ) t
     group by user_id, currency, account
     having sum(balance) <> sum(entries_sum)
   `.execute(trx);
-  return rows.rows.map((r) => ({ ...r, balance: Number(r.balance), entries_sum: Number(r.entries_sum) }));
+  return rows.rows.map((r) => ({ ...r, user_id: r.user_id === null ? null : Number(r.user_id), balance: Number(r.balance), entries_sum: Number(r.entries_sum) }));
+}
+
+export interface ZeroSumReport {
+  /** Currencies whose balances (every user and house account) do not add up to zero. */
+  currencies: { currency: string; sum: number }[];
+  /** Ledger transactions whose legs do not add up to zero in a currency. */
+  transactions: { ledger_tx_id: number; currency: string; sum: number }[];
+  /** Ledger transactions without a seal (written by something other than postLedger). */
+  unsealed: number[];
+}
+
+/** The double-entry check: every currency and every transaction sums to zero, every transaction is sealed. */
+export async function checkZeroSum(trx: Trx): Promise<ZeroSumReport> {
+  const currencies = await sql<{ currency: string; sum: number }>`
+    select currency, sum(amount) as sum from (
+      select currency, amount from balances union all select currency, amount from house_balances
+    ) group by currency having sum(amount) <> 0 order by currency
+  `.execute(trx);
+  const transactions = await sql<{ ledger_tx_id: number; currency: string; sum: number }>`
+    select ledger_tx_id, currency, sum(amount) as sum from (
+      select ledger_tx_id, currency, amount from ledger_entries
+      union all
+      select ledger_tx_id, currency, amount from house_entries
+    ) group by ledger_tx_id, currency having sum(amount) <> 0 order by ledger_tx_id limit 100
+  `.execute(trx);
+  const unsealed = await sql<{ id: number }>`
+    select t.id from ledger_transactions t left join ledger_seals s on s.ledger_tx_id = t.id where s.ledger_tx_id is null order by t.id limit 100
+  `.execute(trx);
+  return {
+    currencies: currencies.rows.map((r) => ({ currency: r.currency, sum: Number(r.sum) })),
+    transactions: transactions.rows.map((r) => ({ ledger_tx_id: Number(r.ledger_tx_id), currency: r.currency, sum: Number(r.sum) })),
+    unsealed: unsealed.rows.map((r) => Number(r.id)),
+  };
+}
+
+export interface Books {
+  currencies: Record<string, { accounts: Record<string, number>; sum: number }>;
+}
+
+/**
+ * The books per currency: the users' accounts summed per kind (`users:real`, `users:demo`,
+ * `users:real_hold`) and every house account, in minor units, and their sum (0 when the books
+ * balance).
+ */
+export async function readBooks(trx: Trx): Promise<Books> {
+  const rows = await sql<{ currency: string; account: string; amount: number }>`
+    select currency, 'users:' || account as account, sum(amount) as amount from balances group by currency, account
+    union all
+    select currency, account, amount from house_balances
+    order by 1, 2
+  `.execute(trx);
+  const books: Books = { currencies: {} };
+  for (const r of rows.rows) {
+    const cur = (books.currencies[r.currency] ??= { accounts: {}, sum: 0 });
+    cur.accounts[r.account] = Number(r.amount);
+    cur.sum += Number(r.amount);
+  }
+  return books;
 }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { expectLedgerClean, lastMailTo, linkTokenFrom, register, validRegistration } from '../support/auth';
 import { createAdminToken } from '../../server/domain/auth/admin';
-import { getBalanceMinor, postLedger } from '../../server/domain/ledger';
+import { getBalanceMinor, postLedger, withCounterparty, HOUSE_DEMO_ISSUER } from '../../server/domain/ledger';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -366,7 +366,7 @@ describe('front settings', () => {
     expect(me.body.data.balances.BTC).toEqual({ RealBalance: 0, DemoBalance: 10000 });
     // Spend some demo money, switch away and back: the balance is not reopened.
     await server.ctx.tx((trx) =>
-      postLedger(trx, { key: `test-stake:${u.userId}`, kind: 'order_stake', userId: u.userId, entries: [{ currency: 'BTC', account: 'demo', amount: -500 }] }),
+      postLedger(trx, { key: `test-stake:${u.userId}`, kind: 'order_stake', userId: u.userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: 'BTC', account: 'demo', amount: -500 }]) }),
     );
     await server.api('PATCH', '/api/v2/profile/front-settings', { current_currency: 'USD' }, u.token);
     await server.api('PATCH', '/api/v2/profile/front-settings', { current_currency: 'BTC' }, u.token);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
-import { auditLedger, getBalanceMinor, postLedger, InsufficientBalanceError, resetDemo } from '../../server/domain/ledger';
+import { auditLedger, getBalanceMinor, postLedger, InsufficientBalanceError, resetDemo, withCounterparty, HOUSE_DEMO_ISSUER } from '../../server/domain/ledger';
 import { nextEvent } from '../support/server';
 import { openFamily } from '../../server/domain/auth/sessions';
 
@@ -63,13 +63,13 @@ describe('ledger', () => {
 
     await expect(
       server.ctx.tx((trx) =>
-        postLedger(trx, { key: 'too-much', kind: 'order_stake', userId, entries: [{ currency: 'USD', account: 'demo', amount: -1_000_001 }] }),
+        postLedger(trx, { key: 'too-much', kind: 'order_stake', userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: 'USD', account: 'demo', amount: -1_000_001 }]) }),
       ),
     ).rejects.toBeInstanceOf(InsufficientBalanceError);
     // The failed transaction left nothing behind: the key is still free and the balance unchanged.
     expect(await getBalanceMinor(server.ctx.db, userId, 'USD', 'demo')).toBe(1_000_000);
     const retry = await server.ctx.tx((trx) =>
-      postLedger(trx, { key: 'too-much', kind: 'order_stake', userId, entries: [{ currency: 'USD', account: 'demo', amount: -500 }] }),
+      postLedger(trx, { key: 'too-much', kind: 'order_stake', userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: 'USD', account: 'demo', amount: -500 }]) }),
     );
     expect(retry.applied).toBe(true);
     expect(await getBalanceMinor(server.ctx.db, userId, 'USD', 'demo')).toBe(999_500);

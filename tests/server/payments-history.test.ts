@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextEvent, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
-import { postLedger } from '../../server/domain/ledger';
+import { postLedger, withCounterparty, HOUSE_DEMO_ISSUER } from '../../server/domain/ledger';
 import { balance, deposit, fundReal, newUser, payments, startMoneyServer, userSocket, type TestUser } from './payments-support';
 
 let server: TestServer;
@@ -203,7 +203,7 @@ describe('demo reset', () => {
     const u = await newUser(server);
     const s = await userSocket(server, u.token);
     // Spend some demo money the way an order stake does.
-    await server.ctx.tx((trx) => postLedger(trx, { key: `test-stake:${u.userId}`, kind: 'order_stake', userId: u.userId, entries: [{ currency: 'USD', account: 'demo', amount: -123_456 }] }));
+    await server.ctx.tx((trx) => postLedger(trx, { key: `test-stake:${u.userId}`, kind: 'order_stake', userId: u.userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: 'USD', account: 'demo', amount: -123_456 }]) }));
     expect(await balance(server, u.userId, 'USD', 'demo')).toBe(1_000_000 - 123_456);
     const pushed = nextEvent(s, 'update_balances', 5000, (p: any) => p.balances.USD?.DemoBalance === 10000);
     const r = await server.api('POST', '/api/v2/payments/reset-demo-balance', { currency: 'usd' }, u.token);

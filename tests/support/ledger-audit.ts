@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { auditLedger } from '../../server/domain/ledger';
+import { auditLedger, checkZeroSum } from '../../server/domain/ledger';
 import type { TestServer } from './server';
 
 /** Anything a test file keeps its server in: the server itself or a harness holding it. */
@@ -26,12 +26,16 @@ function serverOf(holder: ServerHolder): TestServer | null {
   return 'server' in holder ? holder.server : holder;
 }
 
-/** Throws, listing every balance that differs from the sum of its entries. */
+/** Throws, listing every balance that differs from the sum of its entries and every break of the zero sum (docs/money.md). */
 export async function assertLedgerAudit(server: TestServer): Promise<void> {
   const differences = await auditLedger(server.ctx.db);
-  if (differences.length === 0) return;
-  const lines = differences.map((d) => `  user ${d.user_id} ${d.currency} ${d.account}: balance ${d.balance}, entries sum ${d.entries_sum}`);
-  throw new Error(`Ledger audit found ${differences.length} difference(s):\n${lines.join('\n')}`);
+  const zero = await checkZeroSum(server.ctx.db);
+  const lines = differences.map((d) => `  ${d.user_id === null ? 'house' : `user ${d.user_id}`} ${d.currency} ${d.account}: balance ${d.balance}, entries sum ${d.entries_sum}`);
+  for (const c of zero.currencies) lines.push(`  ${c.currency}: all accounts sum to ${c.sum}, not 0`);
+  for (const t of zero.transactions) lines.push(`  ledger transaction ${t.ledger_tx_id} ${t.currency}: legs sum to ${t.sum}, not 0`);
+  for (const id of zero.unsealed) lines.push(`  ledger transaction ${id} has no seal`);
+  if (lines.length === 0) return;
+  throw new Error(`Ledger audit found ${lines.length} problem(s):\n${lines.join('\n')}`);
 }
 
 const TSX = path.resolve('node_modules/.bin/tsx');

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { startTestServer, type TestServer } from './server';
 import { ManualFeed } from './manual-feed';
-import { getBalanceMinor, postLedger, resetDemo, type Account } from '../../server/domain/ledger';
+import { clearingAccount, getBalanceMinor, postLedger, resetDemo, withCounterparty, type Account } from '../../server/domain/ledger';
 import { assertLedgerAudit, auditOnClose } from './ledger-audit';
 import { openFamily } from '../../server/domain/auth/sessions';
 import type { MarketService } from '../../server/domain/market/types';
@@ -112,7 +112,7 @@ let creditCounter = 0;
 export async function creditReal(s: WithServer, userId: number, currency: string, amountMinor: number): Promise<void> {
   const key = `test-deposit:${userId}:${currency}:${++creditCounter}`;
   await s.server.ctx.tx((trx) =>
-    postLedger(trx, { key, kind: 'deposit_credit', userId, entries: [{ currency, account: 'real', amount: amountMinor }] }),
+    postLedger(trx, { key, kind: 'deposit_credit', userId, entries: withCounterparty(clearingAccount('test'), [{ currency, account: 'real', amount: amountMinor }]) }),
   );
 }
 

@@ -10,6 +10,7 @@ import * as m004 from './004_orders';
 import * as m005 from './005_payments';
 import * as m006 from './006_profile';
 import * as m007 from './007_ledger_guards';
+import * as m008 from './008_double_entry';
 import * as m010 from './010_price_alerts';
 
 export const migrations: Record<string, Migration> = {
@@ -20,5 +21,6 @@ export const migrations: Record<string, Migration> = {
   '005_payments': m005,
   '006_profile': m006,
   '007_ledger_guards': m007,
+  '008_double_entry': m008,
   '010_price_alerts': m010,
 };

@@ -1,11 +1,12 @@
 /**
  * The demo login a person can try right away (SEED_DEMO_USER, on by default): user `demo`,
  * verified, USD, with the standard demo balance and 1,000 USD of real money (credited through
- * the ledger like a deposit, key `seed:demo-real`, so it is paid once however often this runs).
+ * the ledger like a deposit, key `seed:demo-real`, so it is paid once however often this runs;
+ * the other side is the clearing account of the pseudo-provider `seed`, `house:clearing:seed`).
  */
 import type { ServerBase } from '../../context';
 import { toMinor } from '../../../contract/money';
-import { postLedger } from '../ledger';
+import { clearingAccount, postLedger, withCounterparty } from '../ledger';
 import { createAccount } from './register';
 import { findUserByIdentifier } from './login';
 import { hashPassword, verifyPassword } from './passwords';
@@ -44,7 +45,7 @@ export async function seedDemoUser(ctx: ServerBase): Promise<{ username: string;
     );
     await postLedger(
       trx,
-      { key: 'seed:demo-real', kind: 'deposit_credit', userId, ref: { type: 'seed', id: 'demo' }, entries: [{ currency: 'USD', account: 'real', amount: real }] },
+      { key: 'seed:demo-real', kind: 'deposit_credit', userId, ref: { type: 'seed', id: 'demo' }, entries: withCounterparty(clearingAccount('seed'), [{ currency: 'USD', account: 'real', amount: real }]) },
       now,
     );
   });

@@ -10,7 +10,7 @@ import { fromMinor, toMinor } from '../../../contract/money';
 import { CLOSE_QUOTE_VALID_MS, OrderErrorText, type CloseOrder, type CloseQuote, type OrderDirection } from '../../../contract/orders';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
-import { postLedger, type Account } from '../ledger';
+import { postLedger, tradingCounterparty, withCounterparty, type Account } from '../ledger';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
 import { freshTick } from './placement';
@@ -101,7 +101,7 @@ export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId:
           kind: 'order_early_close',
           userId,
           ref: { type: 'order', id: orderId },
-          entries: [{ currency: row.currency, account: row.account as Account, amount: quote.value }],
+          entries: withCounterparty(tradingCounterparty(row.account as Account), [{ currency: row.currency, account: row.account as Account, amount: quote.value }]),
         },
         now,
       );

@@ -14,7 +14,7 @@ import { OrderErrorText, type CreateOrder } from '../../../contract/orders';
 import type { Trx } from '../../db';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
-import { InsufficientBalanceError, postLedger } from '../ledger';
+import { InsufficientBalanceError, postLedger, tradingCounterparty, withCounterparty } from '../ledger';
 import type { MarketService, Tick } from '../market/types';
 import type { OrdersDeps, Placed } from './deps';
 import { toBasisPoints } from './pricing';
@@ -100,7 +100,7 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
           kind: 'order_stake',
           userId,
           ref: { type: 'order', id: inserted.id },
-          entries: [{ currency: currency.iso_code, account, amount: -stake }],
+          entries: withCounterparty(tradingCounterparty(account), [{ currency: currency.iso_code, account, amount: -stake }]),
         },
         acceptedAt,
       );

@@ -14,7 +14,7 @@
  */
 import type { Trx } from '../../db';
 import { recordEvent, type DomainEventMap } from '../events';
-import { postLedger, type Account, type LedgerKind } from '../ledger';
+import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind } from '../ledger';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
 import { winPayout } from './pricing';
@@ -87,7 +87,7 @@ export async function applySettlement(trx: Trx, orderId: number, exit: Tick | un
         kind,
         userId: row.user_id,
         ref: { type: 'order', id: orderId },
-        entries: [{ currency: row.currency, account: row.account as Account, amount: payout }],
+        entries: withCounterparty(tradingCounterparty(row.account as Account), [{ currency: row.currency, account: row.account as Account, amount: payout }]),
       },
       now,
     );

@@ -5,15 +5,16 @@
  * pushes payment_status_update from the outbox, also for changes made by the CLI process), and
  * the money moves through the ledger with a key per transaction and step:
  *
- *   deposit:<id>:credit        deposit_credit       real +a
+ *   deposit:<id>:credit        deposit_credit       real +a, house:clearing:<provider> -a
  *   withdrawal:<id>:hold       withdrawal_hold      real -a, real_hold +a
- *   withdrawal:<id>:payout     withdrawal_payout    real_hold -a
+ *   withdrawal:<id>:payout     withdrawal_payout    real_hold -a, house:clearing:<provider> +a
  *   withdrawal:<id>:release    withdrawal_release   real_hold -a, real +a
  */
 import type { ApprovalStatus } from '../../../contract/payments';
 import type { Trx } from '../../db';
 import { recordEvent } from '../events';
-import { postLedger, type LedgerEntryInput, type LedgerKind } from '../ledger';
+import { postLedger, withCounterparty, type LedgerEntryInput, type LedgerKind } from '../ledger';
+import { clearingFor } from './clearing';
 import type { PaymentTxRow } from './wire';
 
 export const creditKey = (id: number) => `deposit:${id}:credit`;
@@ -96,7 +97,7 @@ export async function approveDeposit(
 ): Promise<boolean> {
   if (!(await changeStatus(trx, row, 'approved', from, now, { error_message: null, ...patch }))) return false;
   const amount = Number(row.amount);
-  await movePaymentMoney(trx, row, creditKey(row.id), 'deposit_credit', [{ currency: row.currency, account: 'real', amount }], now, true);
+  await movePaymentMoney(trx, row, creditKey(row.id), 'deposit_credit', withCounterparty(clearingFor(row), [{ currency: row.currency, account: 'real', amount }]), now, true);
   return true;
 }
 
@@ -104,7 +105,7 @@ export async function approveDeposit(
 export async function approveWithdrawal(trx: Trx, row: PaymentTxRow, now: number): Promise<boolean> {
   if (!(await changeStatus(trx, row, 'approved', ['pending', 'processing'], now, { error_message: null }))) return false;
   const amount = Number(row.amount);
-  await movePaymentMoney(trx, row, payoutKey(row.id), 'withdrawal_payout', [{ currency: row.currency, account: 'real_hold', amount: -amount }], now, false);
+  await movePaymentMoney(trx, row, payoutKey(row.id), 'withdrawal_payout', withCounterparty(clearingFor(row), [{ currency: row.currency, account: 'real_hold', amount: -amount }]), now, false);
   return true;
 }
 

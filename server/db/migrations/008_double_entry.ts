@@ -1,0 +1,157 @@
+/**
+ * Double entry: every ledger transaction balances to zero per currency (docs/money.md).
+ *
+ * - `house_balances` / `house_entries`: the house side of the books (account names start with
+ *   `house:`: `house:trading`, `house:demo_issuer`, `house:promotions`, `house:suspense`,
+ *   `house:clearing:<provider id>`). Unlike a user's balance a house balance may be negative.
+ *   House legs live apart from `ledger_entries` so every existing reader of the user ledger
+ *   (order verification, payment balance tracking) keeps reading the user's side only.
+ * - `ledger_seals`: one row per ledger transaction, written AFTER its entries. SQLite has no
+ *   deferred constraints, so the seal is the transaction's commit point in the books: its insert
+ *   trigger refuses a transaction whose entries (user + house) do not sum to zero per currency,
+ *   and an entry for an already sealed transaction is refused. postLedger always seals; the
+ *   audit reports any transaction left without a seal.
+ * - Append-only triggers on the new ledger tables (as 007 does for the old ones).
+ * - `risk_limits`: the operator's per-pair maximum worst-case house loss (USD minor units).
+ * - Indexes: entries by transaction (the seal check), open orders by pair (the risk check).
+ * - Backfill: each existing transaction gets its counter-entry per currency on the house
+ *   account that was its real counterparty (demo money: the demo issuer; orders: the house's
+ *   trading account; deposits and payouts: the clearing account of the payment's provider; the
+ *   demo login's seed money: `house:clearing:seed`; anything else: `house:suspense`), then every
+ *   transaction is sealed, which runs the zero-sum check on all of them.
+ *
+ * SQLite trigger syntax; a PostgreSQL deployment uses a constraint trigger
+ * `deferrable initially deferred` on the entries instead of the seal (docs/money.md).
+ */
+import { sql, type Kysely } from 'kysely';
+
+const APPEND_ONLY = ['house_entries', 'ledger_seals'] as const;
+
+const SUMS_OF_TX = `select currency, sum(amount) as s from (
+      select currency, amount from ledger_entries where ledger_tx_id = new.ledger_tx_id
+      union all
+      select currency, amount from house_entries where ledger_tx_id = new.ledger_tx_id
+    ) group by currency`;
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`create table house_balances (
+    account text not null check (account like 'house:%'),
+    currency text not null,
+    amount bigint not null,
+    updated_at bigint not null,
+    primary key (account, currency)
+  )`.execute(db);
+  await sql`create table house_entries (
+    id integer primary key autoincrement,
+    ledger_tx_id integer not null references ledger_transactions(id),
+    account text not null check (account like 'house:%'),
+    currency text not null,
+    amount bigint not null,
+    balance_after bigint not null,
+    created_at bigint not null
+  )`.execute(db);
+  await sql`create index house_entries_tx on house_entries (ledger_tx_id)`.execute(db);
+  await sql`create index house_entries_account on house_entries (account, currency)`.execute(db);
+  await sql`create index ledger_entries_tx on ledger_entries (ledger_tx_id)`.execute(db);
+  await sql`create table ledger_seals (
+    ledger_tx_id integer primary key references ledger_transactions(id),
+    created_at bigint not null
+  )`.execute(db);
+  await sql`create table risk_limits (
+    pair_code text primary key,
+    max_loss_usd_minor bigint not null check (max_loss_usd_minor >= 0),
+    updated_at bigint not null
+  )`.execute(db);
+  await sql`create index orders_pair_status on orders (pair_code, status)`.execute(db);
+
+  await sql
+    .raw(
+      `create trigger ledger_seals_zero_sum before insert on ledger_seals
+       when exists (select 1 from (${SUMS_OF_TX}) where s <> 0)
+       begin select raise(abort, 'ledger transaction does not balance: its entries must sum to zero per currency'); end`,
+    )
+    .execute(db);
+  for (const table of ['ledger_entries', 'house_entries']) {
+    await sql
+      .raw(
+        `create trigger ${table}_sealed before insert on ${table}
+         when exists (select 1 from ledger_seals where ledger_tx_id = new.ledger_tx_id)
+         begin select raise(abort, 'ledger transaction is sealed: ${table} insert refused'); end`,
+      )
+      .execute(db);
+  }
+  for (const table of APPEND_ONLY) {
+    for (const op of ['update', 'delete']) {
+      await sql
+        .raw(`create trigger ${table}_no_${op} before ${op} on ${table} begin select raise(abort, '${table} is append-only: ${op} refused'); end`)
+        .execute(db);
+    }
+  }
+
+  await backfill(db);
+}
+
+interface OneSided {
+  id: number;
+  kind: string;
+  ref_type: string | null;
+  ref_id: string | null;
+  created_at: number;
+  currency: string;
+  s: number;
+  demo: number;
+}
+
+/** The house account that was the other side of a pre-008 transaction. */
+function counterpartyOf(tx: OneSided, providerOfPayment: Map<string, string>): string {
+  if (Number(tx.demo) === 1) return 'house:demo_issuer';
+  if (tx.kind.startsWith('order_')) return 'house:trading';
+  if (tx.ref_type === 'seed') return 'house:clearing:seed';
+  if (tx.ref_type === 'payment' && tx.ref_id !== null) {
+    const provider = providerOfPayment.get(tx.ref_id);
+    if (provider) return `house:clearing:${provider}`;
+  }
+  return 'house:suspense';
+}
+
+async function backfill(db: Kysely<any>): Promise<void> {
+  const rows = await sql<OneSided>`
+    select t.id, t.kind, t.ref_type, t.ref_id, t.created_at, e.currency, sum(e.amount) as s,
+           max(case when e.account = 'demo' then 1 else 0 end) as demo
+    from ledger_transactions t join ledger_entries e on e.ledger_tx_id = t.id
+    group by t.id, e.currency
+    having sum(e.amount) <> 0
+    order by t.id, e.currency
+  `.execute(db);
+  if (rows.rows.length > 0) {
+    const payments = await sql<{ id: number; integration_type: string }>`select id, integration_type from payment_transactions`.execute(db);
+    const providerOfPayment = new Map(payments.rows.map((p) => [String(p.id), p.integration_type]));
+    const running = new Map<string, number>();
+    for (const tx of rows.rows) {
+      const account = counterpartyOf(tx, providerOfPayment);
+      const amount = -Number(tx.s);
+      const k = `${account}\u0000${tx.currency}`;
+      const after = (running.get(k) ?? 0) + amount;
+      running.set(k, after);
+      await sql`insert into house_entries (ledger_tx_id, account, currency, amount, balance_after, created_at)
+                values (${tx.id}, ${account}, ${tx.currency}, ${amount}, ${after}, ${tx.created_at})`.execute(db);
+    }
+    const now = Date.now();
+    for (const [k, amount] of running) {
+      const [account, currency] = k.split('\u0000');
+      await sql`insert into house_balances (account, currency, amount, updated_at) values (${account}, ${currency}, ${amount}, ${now})`.execute(db);
+    }
+  }
+  // Sealing runs the zero-sum trigger on every transaction: the migration fails if any is off.
+  await sql`insert into ledger_seals (ledger_tx_id, created_at) select id, created_at from ledger_transactions order by id`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of APPEND_ONLY) for (const op of ['update', 'delete']) await sql.raw(`drop trigger if exists ${table}_no_${op}`).execute(db);
+  await sql`drop trigger if exists ledger_entries_sealed`.execute(db);
+  await sql`drop trigger if exists house_entries_sealed`.execute(db);
+  await sql`drop trigger if exists ledger_seals_zero_sum`.execute(db);
+  await sql`drop index if exists orders_pair_status`.execute(db);
+  await sql`drop index if exists ledger_entries_tx`.execute(db);
+  for (const t of ['risk_limits', 'ledger_seals', 'house_entries', 'house_balances']) await sql.raw(`drop table if exists ${t}`).execute(db);
+}
