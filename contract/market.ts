@@ -8,6 +8,13 @@ export const PAIR_CATEGORIES = ['forex', 'crypto', 'stocks', 'commodities'] as c
 export const PairCategorySchema = v.picklist(PAIR_CATEGORIES);
 export type PairCategory = v.InferOutput<typeof PairCategorySchema>;
 
+export const QUOTE_STATES = ['live', 'delayed'] as const;
+export type QuoteState = (typeof QUOTE_STATES)[number];
+
+/** Socket `pair_status`: a pair's quotes became delayed or live again (to every socket). */
+export const PairStatusSchema = v.object({ pair_code: v.string(), quotes: v.picklist(QUOTE_STATES) });
+export type PairStatus = v.InferOutput<typeof PairStatusSchema>;
+
 export const PairSchema = v.object({
   pair_code: v.string(),
   pair_human_code: v.string(),
@@ -21,6 +28,10 @@ export const PairSchema = v.object({
   timeframes: v.array(TimeframeSchema),
   /** Relative path under the API base (or an absolute http(s) URL). */
   logo: v.string(),
+  /** Prices are made by the platform's simulator, not quoted by a market (shown as "Simulated"). */
+  simulated: v.optional(v.boolean()),
+  /** `delayed`: the newest quote is older than the pair's limit; new orders are refused until it is live. */
+  quotes: v.optional(v.picklist(QUOTE_STATES)),
 });
 export type Pair = v.InferOutput<typeof PairSchema>;
 

@@ -37,6 +37,8 @@ export const OrderErrorText = {
   expiring: 'Order has expired and is being settled',
   requestIdReused: 'client_request_id was already used for a different order',
   currencyMismatch: 'Currency does not match the order',
+  riskLimit: "This order would exceed the house's risk limit for this pair. Try a smaller amount or the other direction",
+  quotesDelayed: 'Quotes for this pair are delayed; trading resumes when they are back',
 } as const;
 
 export type OrderDirection = (typeof ORDER_DIRECTIONS)[number];
@@ -252,8 +254,11 @@ export const OrderSchema = v.object({
   is_closed: v.boolean(),
   /** True when the user closed the order early. */
   is_manual: v.boolean(),
-  /** Why the order closed: expiry, early_close, or no_price_at_expiry (refunded). Null while open. */
-  close_reason: v.nullable(v.picklist(['expiry', 'early_close', 'no_price_at_expiry'])),
+  /**
+   * Why the order closed: expiry, early_close, no_price_at_expiry or stale_quotes_at_expiry (both
+   * refunded; docs/trading.md, exit price at expiry). Null while open.
+   */
+  close_reason: v.nullable(v.picklist(['expiry', 'early_close', 'no_price_at_expiry', 'stale_quotes_at_expiry'])),
   entry_tick: TickRefSchema,
   exit_tick: v.nullable(TickRefSchema),
 });
@@ -339,3 +344,66 @@ export const OrderUpdateEventSchema = v.object({
   order: OrderSchema,
 });
 export type OrderUpdateEvent = v.InferOutput<typeof OrderUpdateEventSchema>;
+
+// ---- receipts (GET /api/platform/orders/{id}/receipt; docs/market.md, tick log chain) --------
+
+/** One batch of the hash-chained tick log (the canonical serialisation is in docs/market.md). */
+export const ChainLinkSchema = v.object({
+  batch_id: v.number(),
+  /** Hex SHA-256 of the previous batch (64 zeros for the first). */
+  prev_hash: v.string(),
+  /** Hex SHA-256 of this batch: id, prev_hash, created_at, tick_count and tick_digest. */
+  hash: v.string(),
+  /** Hex SHA-256 of the batch's ticks in canonical form. */
+  tick_digest: v.string(),
+  tick_count: v.number(),
+  /** Milliseconds since the epoch. */
+  created_at: v.number(),
+});
+export type ChainLink = v.InferOutput<typeof ChainLinkSchema>;
+
+export const ReceiptTickSchema = v.object({
+  seq: v.number(),
+  /** Milliseconds since the epoch. */
+  time: v.number(),
+  price: v.number(),
+  /** The tick-log batch holding this tick; null until that batch is written (well under a second). */
+  batch: v.nullable(ChainLinkSchema),
+});
+export type ReceiptTick = v.InferOutput<typeof ReceiptTickSchema>;
+
+export const RECEIPT_RULES = ['open', 'last_tick_at_or_before_expiry', 'stale_at_expiry', 'no_price_at_expiry', 'early_close'] as const;
+export type ReceiptRule = (typeof RECEIPT_RULES)[number];
+
+export const OrderReceiptSchema = v.object({
+  order_id: v.number(),
+  pair_code: v.string(),
+  pair_human_code: v.string(),
+  direction: DirectionSchema,
+  trading_account: TradingAccountSchema,
+  currency: v.string(),
+  /** Decimal in `currency`. */
+  stake: v.number(),
+  /** Payout on a win as a fraction of the stake (0.85 = 85 %). */
+  payout_rate: v.number(),
+  status: v.picklist(ORDER_STATUSES),
+  result: v.nullable(v.picklist(ORDER_RESULTS)),
+  /** Decimal in `currency`; null while open. */
+  payout: v.nullable(v.number()),
+  /** Milliseconds since the epoch. */
+  accepted_at: v.number(),
+  expires_at: v.number(),
+  closed_at: v.nullable(v.number()),
+  entry_tick: ReceiptTickSchema,
+  /** The tick the order settled or closed on; null while open and when refunded. */
+  exit_tick: v.nullable(ReceiptTickSchema),
+  /** The exit rule applied (docs/trading.md). */
+  rule: v.picklist(RECEIPT_RULES),
+  /** The pair's stale-quote limit the rule used, ms. */
+  stale_limit_ms: v.number(),
+  /** Prices of this pair are made by the simulator (not quoted by a market). */
+  simulated: v.boolean(),
+  /** Hash of the newest batch when the receipt was made: the chain from entry to here is in the log. */
+  chain_head: v.nullable(v.string()),
+});
+export type OrderReceipt = v.InferOutput<typeof OrderReceiptSchema>;

@@ -50,13 +50,35 @@ const EnvSchema = v.object({
   SIM_TICKS_PER_SECOND: int(4, 1, 50),
   /** Hours of raw ticks kept (ticks needed by open orders are always kept). */
   TICK_RETENTION_HOURS: int(6, 1),
+  /** Price feed: the embedded simulator, or Binance spot trades for the crypto pairs (docs/market.md). */
+  MARKET_FEED: v.optional(v.picklist(['simulator', 'binance'], 'MARKET_FEED must be simulator or binance'), 'simulator'),
+  /** Base address of Binance's spot market streams (a local emulator in tests). */
+  BINANCE_WS_URL: v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\//, 'BINANCE_WS_URL must be a ws:// or wss:// address')), 'wss://stream.binance.com:9443'),
+  /** A pair whose newest tick is older than this is suspended (stale quotes); per category below. */
+  STALE_QUOTE_MS: int(5000, 100),
+  STALE_QUOTE_MS_FOREX: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(100))),
+  STALE_QUOTE_MS_CRYPTO: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(100))),
+  STALE_QUOTE_MS_STOCKS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(100))),
+  STALE_QUOTE_MS_COMMODITIES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(100))),
   /** Seconds the built-in simulated chain takes to confirm a crypto deposit. */
   CRYPTO_CONFIRM_DELAY_SECONDS: int(20, 0),
   /** HMAC secret of the payment-link provider's webhook; generated and kept in DATA_DIR when not set. */
   OXAPAY_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
+  /** sandbox: simulated chain + sandbox checkout, no real money (default); live: OxaPay (docs/money.md, Payments). */
+  PAYMENTS_MODE: v.optional(v.picklist(['sandbox', 'live'], 'PAYMENTS_MODE must be sandbox or live'), 'sandbox'),
+  /** With NODE_ENV=production the server refuses sandbox payments unless this is 1. */
+  ALLOW_SANDBOX_PAYMENTS: bool(false),
+  /** OxaPay keys (live mode): merchant key for invoices / white-label, payout key for payouts. */
+  OXAPAY_MERCHANT_API_KEY: v.optional(v.string()),
+  OXAPAY_PAYOUT_API_KEY: v.optional(v.string()),
+  OXAPAY_API_URL: v.optional(v.pipe(v.string(), v.url('OXAPAY_API_URL must be a URL')), 'https://api.oxapay.com'),
+  /** Time limit of one OxaPay API call. */
+  OXAPAY_TIMEOUT_MS: int(10_000, 100, 120_000),
   /** Telegram Bot API token; without it messages go to the outbox. */
   TELEGRAM_BOT_TOKEN: v.optional(v.string()),
   TELEGRAM_BOT_NAME: v.optional(v.string(), 'TradeTerminalBot'),
+  /** Default maximum worst-case house loss per pair on open real orders, whole USD (docs/money.md, risk limit; per-pair overrides: `admin risk`). */
+  RISK_MAX_PAIR_LOSS_USD: int(50_000, 0, 1_000_000_000),
   /** Create the demo login on first start. */
   SEED_DEMO_USER: bool(true),
 });
@@ -79,11 +101,23 @@ export type Config = {
   simSeed: number;
   simTicksPerSecond: number;
   tickRetentionHours: number;
+  marketFeed: 'simulator' | 'binance';
+  binanceWsUrl: string;
+  /** Stale-quote limit (ms) per pair category. */
+  staleQuoteMs: Record<'forex' | 'crypto' | 'stocks' | 'commodities', number>;
   cryptoConfirmDelaySeconds: number;
   oxapayWebhookSecret: string | undefined;
+  paymentsMode: 'sandbox' | 'live';
+  allowSandboxPayments: boolean;
+  oxapayMerchantApiKey: string | undefined;
+  oxapayPayoutApiKey: string | undefined;
+  oxapayApiUrl: string;
+  oxapayTimeoutMs: number;
   telegramBotToken: string | undefined;
   telegramBotName: string;
   seedDemoUser: boolean;
+  /** Default maximum worst-case house loss per pair, whole USD. */
+  riskMaxPairLossUsd: number;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -112,10 +146,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     simSeed: e.SIM_SEED,
     simTicksPerSecond: e.SIM_TICKS_PER_SECOND,
     tickRetentionHours: e.TICK_RETENTION_HOURS,
+    marketFeed: e.MARKET_FEED,
+    binanceWsUrl: e.BINANCE_WS_URL.replace(/\/+$/, ''),
+    staleQuoteMs: {
+      forex: e.STALE_QUOTE_MS_FOREX ?? e.STALE_QUOTE_MS,
+      crypto: e.STALE_QUOTE_MS_CRYPTO ?? e.STALE_QUOTE_MS,
+      stocks: e.STALE_QUOTE_MS_STOCKS ?? e.STALE_QUOTE_MS,
+      commodities: e.STALE_QUOTE_MS_COMMODITIES ?? e.STALE_QUOTE_MS,
+    },
     cryptoConfirmDelaySeconds: e.CRYPTO_CONFIRM_DELAY_SECONDS,
     oxapayWebhookSecret: e.OXAPAY_WEBHOOK_SECRET,
+    paymentsMode: e.PAYMENTS_MODE,
+    allowSandboxPayments: e.ALLOW_SANDBOX_PAYMENTS,
+    oxapayMerchantApiKey: e.OXAPAY_MERCHANT_API_KEY,
+    oxapayPayoutApiKey: e.OXAPAY_PAYOUT_API_KEY,
+    oxapayApiUrl: e.OXAPAY_API_URL.replace(/\/+$/, ''),
+    oxapayTimeoutMs: e.OXAPAY_TIMEOUT_MS,
     telegramBotToken: e.TELEGRAM_BOT_TOKEN,
     telegramBotName: e.TELEGRAM_BOT_NAME,
     seedDemoUser: e.SEED_DEMO_USER,
+    riskMaxPairLossUsd: e.RISK_MAX_PAIR_LOSS_USD,
   };
 }

@@ -7,5 +7,6 @@ import type { PaymentTables } from './tables/payments';
 import type { ProfileTables } from './tables/profile';
 import type { BookTables } from './tables/books';
 import type { AlertTables } from './tables/alerts';
+import type { TickChainTables } from './tables/tick-chain';
 
-export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables, TickChainTables {}

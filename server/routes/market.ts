@@ -3,6 +3,7 @@
  * public pair list and candle history over REST, and runs the live socket events:
  *   on connect    -> init_pairs {pairs}, pairs_rates {rates}
  *   every second  -> pairs_rates to everyone
+ *   pair_status   -> {pair_code, quotes: live|delayed} to everyone when a pair's quotes go stale or resume
  *   select_pair   -> leaves the previous pair's rooms, answers init_candles, then joins
  *                    `pair:<code>` (price_update on every tick) and `pair:<code>:<tf>`
  *                    (new_price: the live candle of that timeframe on every tick)
@@ -12,7 +13,7 @@ import * as v from 'valibot';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { AppContext, ServerModule } from '../context';
 import { ok, ErrorText } from '../../contract/envelope';
-import { CandlesQuerySchema } from '../../contract/market';
+import { CandlesQuerySchema, type PairStatus } from '../../contract/market';
 import { SelectPairSchema, type InitCandles, type NewPrice, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
 import { parseInput } from '../http/validate';
@@ -103,6 +104,12 @@ export const marketModule: ServerModule = {
           sendError(socket, 'select_pair', ErrorText.requestFailed);
         });
       });
+    });
+
+    // Stale quotes (quote-watch.ts): every socket hears when a pair's quotes become delayed or live.
+    m.quotes?.onChange((pair_code, quotes) => {
+      const status: PairStatus = { pair_code, quotes };
+      io.emit('pair_status', status);
     });
 
     m.onTick((tick) => {

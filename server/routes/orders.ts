@@ -6,6 +6,7 @@
  *   GET  /api/platform/orders               list with filters and pagination
  *   GET  /api/platform/orders/:id           one order + indicative close quote
  *   GET  /api/platform/orders/:id/ticks     the order's tick log from entry to exit (capped, paged)
+ *   GET  /api/platform/orders/:id/receipt   the order's receipt: ticks, rule, result, chain hashes
  *   POST /api/platform/orders/:id/close     early close at the fair value (idempotent)
  *   GET  /api/v1/orders/all                 every order, newest first, 1000 a page, `truncated`
  */
@@ -51,6 +52,11 @@ export const ordersModule: ServerModule = {
       const { id } = parseInput(IdParamSchema, req.params);
       const query = parseInput(OrderTicksQuerySchema, req.query ?? {});
       return ok(await orders.ticks(req.auth!.userId, id, query));
+    });
+
+    app.get('/api/platform/orders/:id/receipt', auth, async (req) => {
+      const { id } = parseInput(IdParamSchema, req.params);
+      return ok({ receipt: await orders.receipt(req.auth!.userId, id) });
     });
 
     app.post('/api/platform/orders/:id/close', auth, async (req) => {

@@ -6,6 +6,7 @@
  * differ, CANNOT VERIFY (exit 3) when the log lacks the ticks, and refuses bad usage (exit 2).
  */
 import { execFile } from 'node:child_process';
+import { sql } from 'kysely';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
@@ -128,6 +129,8 @@ describe('npm run admin -- order <id> on a log that differs', () => {
     const db = s.server.ctx.db;
 
     // The log now says the price fell to the exit: the order should have lost, yet it was paid.
+    // (Tick rows are append-only since migration 009; this tamper goes around the guard.)
+    await sql`drop trigger market_ticks_sealed`.execute(db);
     await db.updateTable('market_ticks').set({ price: 1.3299 }).where('pair_code', '=', 'GBPUSD').where('seq', '=', won.exit_tick!.seq).execute();
     const bad = await admin(['order', String(won.order_id)]);
     expect(bad.code).toBe(1);

@@ -46,9 +46,10 @@ describe('restart', () => {
     const c = await place(s1, user, { pair_code: 'GBPUSD', direction: 'up', amount: 20, trading_account: 'DemoAccount', expiry: 30 });
     const d = await place(s1, user, { pair_code: 'USDJPY', direction: 'up', amount: 5, trading_account: 'RealAccount', expiry: 60 });
     const e = await place(s1, user, { pair_code: 'EURUSD', direction: 'up', amount: 10, trading_account: 'DemoAccount', expiry: 600 });
-    clock1.advance(20_000);
-    const gbpExit = s1.feed.push('GBPUSD', 1.33, clock1.t); // c expires at T0 + 31 s: a tie
-    clock1.advance(39_000);
+    clock1.advance(27_000);
+    // c expires at T0 + 31 s: a tie (its last tick, 3 s before expiry, is within the stale limit)
+    const gbpExit = s1.feed.push('GBPUSD', 1.33, clock1.t);
+    clock1.advance(32_000);
     const eurExit = s1.feed.push('EURUSD', 1.161, clock1.t); // a, b expire at T0 + 61 s
     await s1.server.close();
 

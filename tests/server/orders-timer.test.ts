@@ -50,6 +50,8 @@ describe('settlement scheduler (real clock)', () => {
 
     await sleep(busy.expires_at_ms - Date.now() - 2000);
     const exit = s.feed.push('GBPUSD', 1.3301); // the last tick before expiry: the close price
+    // EURUSD's last tick before expiry, within the stale limit (an older one would refund).
+    const quietExit = s.feed.push('EURUSD', 1.16);
     await sleep(busy.expires_at_ms - Date.now() + 150);
     s.feed.push('GBPUSD', 1.3299); // after expiry: makes 1.3301 final
     await waitClosed(s, busy.order_id, 1000);
@@ -68,7 +70,7 @@ describe('settlement scheduler (real clock)', () => {
       .orderBy('id')
       .execute();
     expect(rows.map((r) => ({ ...r, payout: Number(r.payout), exit_tick_seq: Number(r.exit_tick_seq) }))).toEqual([
-      { id: quiet.order_id, result: 'tie', close_price: 1.16, exit_tick_seq: quiet.entry_tick.seq, payout: 1000 },
+      { id: quiet.order_id, result: 'tie', close_price: 1.16, exit_tick_seq: quietExit.seq, payout: 1000 },
       { id: busy.order_id, result: 'won', close_price: 1.3301, exit_tick_seq: exit.seq, payout: winCredit(1000, busy.payout_rate) },
     ]);
     expect(await balance(s, user.id, 'USD', 'demo')).toBe(1_000_000 - 2000 + 1000 + winCredit(1000, busy.payout_rate));

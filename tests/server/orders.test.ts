@@ -116,12 +116,13 @@ describe('placement', () => {
     expect(noPrice.status).toBe(409);
     expect(noPrice.body.error).toBe('Price unavailable, try again');
 
-    // A price older than 10 s is not traded on (stalled feed, closed market).
+    // A price older than the pair's stale limit (5 s) is not traded on (stalled feed, closed
+    // market): the pair is suspended with its own message until a fresh tick.
     s.feed.push(PAIR, 1.16, s.clock!.t);
-    s.clock!.advance(10_001);
+    s.clock!.advance(5_001);
     const stale = await place(user, order());
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toBe('Price unavailable, try again');
+    expect(stale.body.error).toBe('Quotes for this pair are delayed; trading resumes when they are back');
 
     s.feed.push(PAIR, 1.16, s.clock!.t);
     const tooMuch = await place(user, order({ trading_account: 'RealAccount', amount: 6 }));

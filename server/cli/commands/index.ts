@@ -7,5 +7,6 @@ import { auditCommand } from './audit';
 import { documentsCommand } from './documents';
 import { telegramCommand } from './telegram';
 import { orderCommand } from './order';
+import { ticksCommand } from './ticks';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, documentsCommand, telegramCommand, orderCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand];

@@ -14,6 +14,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { formatMinor } from '../../../contract/money';
 import { tradingAccountOf } from '../../domain/orders/wire';
 import { checkOrder, type OrderCheck } from '../../domain/orders/verify';
+import { pairSpec } from '../../domain/market/catalogue';
 import type { Tick } from '../../domain/market/types';
 import { UsageError, type CliCommand } from './types';
 
@@ -65,7 +66,10 @@ export const orderCommand: CliCommand = {
     if (args.length !== 1) throw new UsageError('order takes one order id');
     const id = v.safeParse(IdSchema, args[0]);
     if (!id.success) throw new UsageError(id.issues[0].message);
-    const check = await checkOrder(cli.db, id.output, cli.now(), cli.config.tickRetentionHours);
+    // The exit rule needs the pair's stale-quote limit (STALE_QUOTE_MS per category).
+    const order = await cli.db.selectFrom('orders').select('pair_code').where('id', '=', id.output).executeTakeFirst();
+    const staleLimit = cli.config.staleQuoteMs[pairSpec(order?.pair_code ?? '')?.category ?? 'forex'];
+    const check = await checkOrder(cli.db, id.output, cli.now(), cli.config.tickRetentionHours, staleLimit);
     if (!check) {
       cli.err(`No order #${id.output}`);
       return 1;

@@ -11,6 +11,7 @@ import * as m005 from './005_payments';
 import * as m006 from './006_profile';
 import * as m007 from './007_ledger_guards';
 import * as m008 from './008_double_entry';
+import * as m009 from './009_tick_chain';
 import * as m010 from './010_price_alerts';
 
 export const migrations: Record<string, Migration> = {
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '006_profile': m006,
   '007_ledger_guards': m007,
   '008_double_entry': m008,
+  '009_tick_chain': m009,
   '010_price_alerts': m010,
 };

@@ -35,6 +35,8 @@ export interface MarketTicksTable {
   /** Milliseconds since the epoch. */
   time_ms: number;
   price: number;
+  /** The tick-log batch that sealed this tick (migration 009); null until sealed, and for older ticks. */
+  batch_id: import('kysely').ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Candles per pair and timeframe; bucket = bucket start in unix seconds. */

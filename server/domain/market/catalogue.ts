@@ -80,6 +80,24 @@ export const CATALOGUE: readonly PairSpec[] = [
   { pair_code: 'XPDUSD', pair_human_code: 'Palladium', category: 'commodities', precision: 2, payout_rate: 0.72, is_active: false, start_price: 1400, sigma: 0.35 },
 ];
 
+/**
+ * The crypto pairs Binance quotes with MARKET_FEED=binance: our pair -> Binance spot symbol. The
+ * USD pairs are quoted from the USDT markets (the deepest ones; USDT is a dollar stablecoin), so
+ * BTC/USD shows Binance's BTCUSDT trades. Pairs not listed here keep the simulator.
+ */
+export const BINANCE_SYMBOLS: ReadonlyMap<string, string> = new Map([
+  ['BTCUSD', 'BTCUSDT'],
+  ['ETHUSD', 'ETHUSDT'],
+  ['BNBUSD', 'BNBUSDT'],
+  ['SOLUSD', 'SOLUSDT'],
+  ['XRPUSD', 'XRPUSDT'],
+  ['LTCUSD', 'LTCUSDT'],
+  ['ADAUSD', 'ADAUSDT'],
+  ['DOGEUSD', 'DOGEUSDT'],
+  ['DOTUSD', 'DOTUSDT'],
+  ['AVAXUSD', 'AVAXUSDT'],
+]);
+
 const BY_CODE = new Map(CATALOGUE.map((p) => [p.pair_code, p]));
 
 export function pairSpec(pairCode: string): PairSpec | undefined {

@@ -21,7 +21,10 @@ import type { ServerBase } from '../../context';
 import type { Trx } from '../../db';
 import type { MarketService, PriceFeed, Tick, TickSpan, TickSpanOptions } from './types';
 import { CATALOGUE, pairLogoPath, pairSpec, roundPrice, type PairSpec } from './catalogue';
-import { Simulator, type ResumePoint } from './simulator';
+import { type ResumePoint } from './simulator';
+import { buildFeed } from './feeds/select';
+import { QuoteWatch } from './quote-watch';
+import { sealTicks } from './tick-chain';
 import { applyPrice, copyCandle, MAX_CANDLES, mergeCandles } from './candles';
 import { backfillCandles } from './backfill';
 import {
@@ -199,15 +202,34 @@ export class Market implements MarketService {
       this.feed = override;
     } else {
       this.simulated = true;
-      this.feed = new Simulator({
-        seed: this.ctx.config.simSeed,
-        ticksPerSecond: this.ctx.config.simTicksPerSecond,
+      // MARKET_FEED picks the feeds (feeds/select.ts): the simulator, or Binance for crypto.
+      this.feed = buildFeed({
+        config: this.ctx.config,
         pairs: [...this.series.values()].filter((s) => s.pair.is_active !== false).map((s) => s.spec),
         resume,
         clock: this.ctx.now,
-        onError: (err) => this.ctx.log.error({ err }, 'market tick failed'),
+        log: this.ctx.log,
       });
     }
+    this.quotes = new QuoteWatch(
+      [...this.series.values()].filter((s) => s.pair.is_active !== false).map((s) => s.pair),
+      this.ctx.config.staleQuoteMs,
+      (code) => this.series.get(code)?.ring.latest()?.time,
+      this.ctx.now,
+    );
+  }
+
+  /** Stale-quote state per pair (quote-watch.ts); set by init. */
+  quotes: QuoteWatch | null = null;
+
+  /** Whether the pair's prices are made up by the simulator (shown as "Simulated"). */
+  isSimulated(pairCode: string): boolean {
+    return this.feed?.isSimulated?.(pairCode) ?? false;
+  }
+
+  staleLimitMs(pairCode: string): number {
+    const category = this.series.get(pairCode)?.pair.category ?? 'forex';
+    return this.ctx.config.staleQuoteMs[category];
   }
 
   /** Start the feed, the batched writer and retention. */
@@ -221,6 +243,7 @@ export class Market implements MarketService {
       this.runRetention().catch((err) => this.ctx.log.error({ err }, 'market retention failed'));
     }, RETENTION_INTERVAL_MS);
     this.retentionTimer.unref();
+    this.quotes?.start();
     this.markStarted();
   }
 
@@ -237,6 +260,7 @@ export class Market implements MarketService {
     this.stopped = true;
     this.running = false;
     this.feed?.stop();
+    this.quotes?.stop();
     if (this.flushTimer) clearInterval(this.flushTimer);
     if (this.retentionTimer) clearInterval(this.retentionTimer);
     this.flushTimer = this.retentionTimer = null;
@@ -280,6 +304,8 @@ export class Market implements MarketService {
       s.live.set(tf, candle);
       this.dirtyCandles.set(candleKey(candle), candle);
     }
+    // A delayed pair resumes with its first fresh tick, before anyone hears of that tick.
+    this.quotes?.touch(tick.pair_code);
     for (const listener of this.listeners) {
       try {
         listener(tick);
@@ -298,12 +324,19 @@ export class Market implements MarketService {
   // ---- MarketService ----------------------------------------------------------------------
 
   listPairs(): Pair[] {
-    return this.pairs.map(copyPair);
+    return this.pairs.map((p) => this.withQuoteFacts(copyPair(p)));
   }
 
   getPair(pairCode: string): Pair | undefined {
     const s = this.series.get(pairCode);
-    return s ? copyPair(s.pair) : undefined;
+    return s ? this.withQuoteFacts(copyPair(s.pair)) : undefined;
+  }
+
+  /** The pair as traders see it: where its prices come from and whether they are delayed. */
+  private withQuoteFacts(p: Pair): Pair {
+    p.simulated = this.isSimulated(p.pair_code);
+    if (p.is_active !== false && this.quotes) p.quotes = this.quotes.state(p.pair_code);
+    return p;
   }
 
   /** A pair exists and is not explicitly inactive. */
@@ -465,7 +498,7 @@ export class Market implements MarketService {
    */
   ensureBackfill(pairCode: string | Series): Promise<void> {
     const s = typeof pairCode === 'string' ? this.series.get(pairCode) : pairCode;
-    if (!s || !this.simulated || s.backfilled || !s.anchor) return Promise.resolve();
+    if (!s || !this.simulated || !this.isSimulated(s.pair.pair_code) || s.backfilled || !s.anchor) return Promise.resolve();
     if (s.backfilling) return s.backfilling;
     const anchor = s.anchor;
     s.backfilling = this.serial(async () => {
@@ -521,7 +554,8 @@ export class Market implements MarketService {
     const candles = [...dirty.values()].map(copyCandle);
     try {
       await this.ctx.tx(async (trx) => {
-        await insertTicks(trx, ticks);
+        // Hash-chained: one batch row per write (tick-chain.ts, docs/market.md).
+        await sealTicks(trx, ticks, this.ctx.now());
         await upsertCandles(trx, candles);
         if (anchors.size) {
           await trx

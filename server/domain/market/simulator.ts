@@ -80,6 +80,11 @@ export class Simulator implements PriceFeed {
     return this.options.ticksPerSecond;
   }
 
+  /** Every price of the simulator is made up by the model (shown as "Simulated"). */
+  isSimulated(): boolean {
+    return true;
+  }
+
   start(onTick: (tick: Tick) => void): void {
     if (this.timer) return;
     this.onTick = onTick;

@@ -16,11 +16,22 @@ export interface Tick {
   price: number;
 }
 
-/** A source of ticks: the simulator, or an adapter over a real market-data feed. */
+/**
+ * A source of ticks: the simulator, an adapter over a real market-data feed (feeds/binance.ts),
+ * or several of them for different pairs (feeds/composite.ts). This is the one feed interface.
+ */
 export interface PriceFeed {
   start(onTick: (tick: Tick) => void): void;
   stop(): void;
+  /**
+   * Whether the feed makes its prices up (a model, not a market) for this pair; shown to traders
+   * as "Simulated". Absent: not simulated (a test's hand-driven feed).
+   */
+  isSimulated?(pairCode: string): boolean;
 }
+
+/** Quote state of a pair: `delayed` when its newest tick is older than its stale limit. */
+export type QuoteState = 'live' | 'delayed';
 
 export interface TickSpanOptions {
   /** At most this many ticks. */
@@ -68,4 +79,10 @@ export interface MarketService {
   candles(pairCode: string, timeframe: Timeframe, limit: number): Promise<Candle[]>;
   /** Subscribe to every tick as it arrives; returns the unsubscribe function. */
   onTick(listener: (tick: Tick) => void): () => void;
+  /** The pair's stale-quote limit in ms (STALE_QUOTE_MS per category). */
+  staleLimitMs(pairCode: string): number;
+  /** Whether the pair's prices are made up by the simulator (labelled "Simulated"). */
+  isSimulated(pairCode: string): boolean;
+  /** Write (and seal into the hash chain) every tick still in memory. */
+  flush(): Promise<void>;
 }

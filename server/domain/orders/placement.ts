@@ -18,21 +18,20 @@ import { InsufficientBalanceError, postLedger, tradingCounterparty, withCounterp
 import type { MarketService, Tick } from '../market/types';
 import type { OrdersDeps, Placed } from './deps';
 import { toBasisPoints } from './pricing';
+import { checkPairRisk } from './exposure';
 import { ledgerAccount, type OrderRow } from './wire';
 
 export const stakeKey = (orderId: number) => `order:${orderId}:stake`;
 
 /**
- * A price older than this is not a price to trade on: the feed has stalled or the market is
- * closed, and the real price may have moved (betting on a known move). Orders and early closes
- * are refused with "Price unavailable, try again" until a fresh tick arrives.
+ * The pair's latest tick when it is fresh enough to trade on, else undefined. A tick older than
+ * the pair's stale limit (STALE_QUOTE_MS per category, docs/market.md) is not a price to trade
+ * on: the feed has stalled or the market is closed, and the real price may have moved (betting
+ * on a known move). The pair is suspended until a fresh tick arrives.
  */
-export const MAX_PRICE_AGE_MS = 10_000;
-
-/** The pair's latest tick when it is fresh enough to trade on, else undefined. */
 export function freshTick(market: MarketService, pairCode: string, now: number): Tick | undefined {
   const tick = market.latestTick(pairCode);
-  return tick && now - tick.time <= MAX_PRICE_AGE_MS ? tick : undefined;
+  return tick && now - tick.time <= market.staleLimitMs(pairCode) ? tick : undefined;
 }
 
 export async function placeOrder(deps: OrdersDeps, userId: number, input: CreateOrder): Promise<Placed<OrderRow>> {
@@ -51,7 +50,8 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
   const pair = deps.market.getPair(input.pair_code);
   if (!pair || pair.is_active === false) throw notFound(ErrorText.pairNotFound);
   const tick = freshTick(deps.market, pair.pair_code, deps.now());
-  if (!tick) throw conflict(OrderErrorText.priceUnavailable);
+  // A pair that had quotes and lost them is suspended (quotes delayed); one never quoted has no price.
+  if (!tick) throw conflict(deps.market.latestTick(pair.pair_code) ? OrderErrorText.quotesDelayed : OrderErrorText.priceUnavailable);
 
   try {
     return await deps.tx(async (trx) => {
@@ -59,6 +59,8 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
         const earlier = await findByRequestId(trx, userId, requestId);
         if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
       }
+      // The pair's risk limit (exposure.ts, docs/money.md): refused before anything is written.
+      await checkPairRisk(trx, { pairCode: pair.pair_code, direction: input.direction, account, currency: currency.iso_code, stake, payoutRateBp: toBasisPoints(pair.payout_rate) }, deps.riskMaxPairLossUsd);
       const acceptedAt = deps.now();
       const inserted = await trx
         .insertInto('orders')

@@ -3,6 +3,8 @@
  * and the settlement scheduler behind one object (ctx.services.orders). Every method returns
  * wire shapes (contract/orders.ts); the domain functions it calls hold the rules.
  */
+import { orderReceipt } from './receipt';
+import type { OrderReceipt } from '../../../contract/orders';
 import type {
   AllOrdersQuery,
   CloseOrder,
@@ -66,6 +68,11 @@ export class OrdersService {
   /** The order's tick log from entry to exit (to now while open). */
   ticks(userId: number, orderId: number, query: OrderTicksQuery): Promise<OrderTicksResponse> {
     return orderTicks(this.deps, userId, orderId, query);
+  }
+
+  /** The order's receipt (receipt.ts): ticks, rule, result and the tick-log chain hashes. */
+  receipt(userId: number, orderId: number): Promise<OrderReceipt> {
+    return orderReceipt(this.deps, userId, orderId);
   }
 
   /** The wire shape of one order by id (for pushes), or null when it does not exist. */

@@ -6,8 +6,9 @@
  * waits for whichever comes first: every tick of the pair is checked against the orders waiting
  * on it, and each order has a timer for its expiry and then for the end of its grace.
  *
- * Each settlement is ONE transaction: the order row moves open -> closed only `where status =
- * 'open'`, the payout goes through the ledger with key `order:<id>:settle` (the same key an early
+ * Due orders are settled in batches (settle-batch.ts: one transaction per batch, the exit
+ * candidates read once per pair and second, the event loop free between batches). Each order
+ * moves open -> closed only `where status = 'open'`, the payout goes through the ledger with key `order:<id>:settle` (the same key an early
  * close uses), and 'order.settled' is recorded. Two settlers racing, or a settlement racing an
  * early close, therefore pay once. On start every open order is loaded: overdue ones settle at
  * once against the tick log, the rest are scheduled.
@@ -16,8 +17,10 @@ import type { Trx } from '../../db';
 import { recordEvent, type DomainEventMap } from '../events';
 import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind } from '../ledger';
 import type { Tick } from '../market/types';
+import { closeReasonOf, exitRule } from '../market/exit-rule';
 import type { OrdersDeps } from './deps';
 import { winPayout } from './pricing';
+import { BATCH_MAX, settleBatch, type DueOrder } from './settle-batch';
 import { outcomeOf, type OrderRow } from './wire';
 import type { OrderDirection, OrderResult } from '../../../contract/orders';
 import { fromMinor } from '../../../contract/money';
@@ -52,29 +55,38 @@ export function settlementOf(
 
 /**
  * Close one expired order inside `trx`. `exit` is the last tick at or before expiry, or
- * undefined when the log has none (the stake is refunded and the reason recorded). Returns the
- * closed row, or null when the order was not open (already settled or closed early).
+ * undefined when the log has none. The exit rule (market/exit-rule.ts, docs/trading.md) decides:
+ * no tick, or one older than the pair's stale limit `staleLimitMs` before expiry, refunds the
+ * stake and records why. Returns the closed row, or null when the order was not open (already
+ * settled or closed early).
  */
-export async function applySettlement(trx: Trx, orderId: number, exit: Tick | undefined, now: number): Promise<OrderRow | null> {
+export async function applySettlement(
+  trx: Trx,
+  orderId: number,
+  candidate: Tick | undefined,
+  now: number,
+  staleLimitMs = Number.POSITIVE_INFINITY,
+): Promise<OrderRow | null> {
   const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open').executeTakeFirst();
   if (!row) return null;
-  // The close tick can never be older than the entry tick (the entry is a tick at or before
-  // expiry); one that is means the log lost the ticks from the entry on: no known close price.
-  if (exit && exit.seq < Number(row.entry_tick_seq)) exit = undefined;
-  const { result, payout, kind } = settlementOf(row, exit);
   const expiresAt = Number(row.expires_at);
+  // A close tick older than the entry tick means the log lost the ticks from the entry on.
+  const decision = exitRule(candidate ? [candidate] : [], expiresAt, staleLimitMs, Number(row.entry_tick_seq));
+  const exit = decision.tick ?? undefined;
+  const { result, payout, kind } = settlementOf(row, exit);
+  const changes = {
+    status: 'closed',
+    result,
+    close_reason: closeReasonOf(decision.rule),
+    close_price: exit?.price ?? null,
+    exit_tick_time: exit?.time ?? null,
+    exit_tick_seq: exit?.seq ?? null,
+    payout,
+    closed_at: expiresAt,
+  } satisfies Partial<OrderRow>;
   const updated = await trx
     .updateTable('orders')
-    .set({
-      status: 'closed',
-      result,
-      close_reason: exit ? 'expiry' : 'no_price_at_expiry',
-      close_price: exit?.price ?? null,
-      exit_tick_time: exit?.time ?? null,
-      exit_tick_seq: exit?.seq ?? null,
-      payout,
-      closed_at: expiresAt,
-    })
+    .set(changes)
     .where('id', '=', orderId)
     .where('status', '=', 'open')
     .executeTakeFirst();
@@ -100,27 +112,27 @@ export async function applySettlement(trx: Trx, orderId: number, exit: Tick | un
     { order_id: orderId, result: eventResult(result), payout: fromMinor(payout, decimals), currency: row.currency },
     now,
   );
-  return trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  // The closed row as stored (the update above is the only change): no second read.
+  return { ...row, ...changes };
 }
 
 /** Settle one order against the tick log (read before the transaction: the market may read ctx.db). */
 export async function settleExpiredOrder(deps: OrdersDeps, order: Pick<OrderRow, 'id' | 'pair_code' | 'expires_at'>): Promise<OrderRow | null> {
   const exit = await deps.market.tickAtOrBefore(order.pair_code, Number(order.expires_at));
   const row = await deps.tx(async (trx) => {
-    const closed = await applySettlement(trx, order.id, exit, deps.now());
+    const closed = await applySettlement(trx, order.id, exit, deps.now(), deps.market.staleLimitMs(order.pair_code));
     // The exit tick is logged with the settlement, whatever the market's batched write does.
     if (closed && exit && closed.exit_tick_seq !== null) await deps.market.logTick(trx, exit);
     return closed;
   });
-  if (row?.result === 'refunded') deps.log.warn({ orderId: order.id }, 'no tick at or before expiry in the log; the stake was refunded');
+  if (row?.result === 'refunded') deps.log.warn({ orderId: order.id, reason: row.close_reason }, 'no trusted tick at expiry; the stake was refunded');
   return row;
 }
 
-interface Pending {
-  id: number;
-  pair: string;
-  expiresAt: number;
+interface Pending extends DueOrder {
   timer: NodeJS.Timeout | null;
+  /** Settle alone (a retry after a failed batch). */
+  single?: boolean;
 }
 
 export class SettlementScheduler {
@@ -130,6 +142,9 @@ export class SettlementScheduler {
   private readonly running = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
+  /** Due orders waiting for a batch, in the order they became due. */
+  private queue: Pending[] = [];
+  private draining: Promise<void> | null = null;
 
   constructor(
     private readonly deps: OrdersDeps,
@@ -146,18 +161,14 @@ export class SettlementScheduler {
       .where('status', '=', 'open')
       .orderBy('expires_at')
       .execute();
+    // Overdue orders settle now, in batches (settle-batch.ts); a failed batch's orders are
+    // retried one by one on a timer like any failed settlement.
     for (const o of open) {
       const expiresAt = Number(o.expires_at);
-      if (this.isFinal(o.pair_code, expiresAt)) {
-        try {
-          await settleExpiredOrder(this.deps, o);
-          continue;
-        } catch (err) {
-          this.deps.log.error({ err, orderId: o.id }, 'settlement on start failed; will retry');
-        }
-      }
-      this.schedule({ id: o.id, pair_code: o.pair_code, expires_at: expiresAt });
+      if (this.isFinal(o.pair_code, expiresAt)) this.queue.push({ id: o.id, pair: o.pair_code, expiresAt, timer: null });
+      else this.schedule({ id: o.id, pair_code: o.pair_code, expires_at: expiresAt });
     }
+    await this.drain();
   }
 
   /** Wait for in-flight settlements and drop every timer; open orders stay open in the database. */
@@ -168,6 +179,8 @@ export class SettlementScheduler {
     for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
     this.pending.clear();
     this.byPair.clear();
+    // Queued orders stay open in the database and settle on the next start.
+    this.queue = [];
     await Promise.allSettled([...this.running]);
   }
 
@@ -232,29 +245,73 @@ export class SettlementScheduler {
     const list = this.byPair.get(tick.pair_code);
     if (!list || list.length === 0) return;
     const now = this.deps.now();
-    const due: Pending[] = [];
-    for (const p of list) {
-      if (p.expiresAt >= tick.time || p.expiresAt > now) break;
-      due.push(p);
+    let n = 0;
+    while (n < list.length && list[n].expiresAt < tick.time && list[n].expiresAt <= now) n++;
+    if (n === 0) return;
+    // The due orders are the list's head: taken off in one step (a burst can be thousands).
+    const due = list.splice(0, n);
+    if (list.length === 0) this.byPair.delete(tick.pair_code);
+    for (const p of due) {
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = null;
+      this.pending.delete(p.id);
+      this.queue.push(p);
     }
-    for (const p of due) this.settle(p);
+    void this.drain();
   }
 
   private settle(p: Pending): void {
     this.forget(p.id);
+    if (!p.single) {
+      this.queue.push(p);
+      void this.drain();
+      return;
+    }
+    // A retry after a failed batch settles alone, so one bad order cannot hold up the others.
     const job = settleExpiredOrder(this.deps, { id: p.id, pair_code: p.pair, expires_at: p.expiresAt })
-      .catch((err) => {
-        if (this.stopped) return;
-        this.deps.log.error({ err, orderId: p.id }, 'settlement failed; retrying');
-        const retry: Pending = { ...p, timer: null };
-        this.pending.set(retry.id, retry);
-        const list = this.byPair.get(retry.pair) ?? [];
-        list.push(retry);
-        list.sort((a, b) => a.expiresAt - b.expiresAt);
-        this.byPair.set(retry.pair, list);
-        this.arm(retry, SETTLEMENT_RETRY_MS);
-      })
+      .catch((err) => this.retry(p, err))
       .finally(() => this.running.delete(job));
     this.running.add(job);
+  }
+
+  private retry(p: Pending, err: unknown): void {
+    if (this.stopped) return;
+    this.deps.log.error({ err, orderId: p.id }, 'settlement failed; retrying');
+    const retry: Pending = { ...p, timer: null, single: true };
+    this.pending.set(retry.id, retry);
+    const list = this.byPair.get(retry.pair) ?? [];
+    list.push(retry);
+    list.sort((a, b) => a.expiresAt - b.expiresAt);
+    this.byPair.set(retry.pair, list);
+    this.arm(retry, SETTLEMENT_RETRY_MS);
+  }
+
+  /**
+   * Settle the queue in batches (settle-batch.ts), yielding to the event loop between them, until
+   * it is empty; one drain runs at a time (a call during a drain joins it).
+   */
+  private drain(): Promise<void> {
+    if (this.draining) return this.draining;
+    const run = (async () => {
+      while (this.queue.length > 0 && !this.stopped) {
+        const batch = this.queue.splice(0, BATCH_MAX);
+        try {
+          const { settled, rest } = await settleBatch(this.deps, batch);
+          if (rest.length) this.queue.unshift(...rest.map((o) => ({ ...o, timer: null })));
+          for (const row of settled) {
+            if (row.result === 'refunded') this.deps.log.warn({ orderId: row.id, reason: row.close_reason }, 'no trusted tick at expiry; the stake was refunded');
+          }
+        } catch (err) {
+          for (const o of batch) this.retry({ ...o, timer: null }, err);
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })().finally(() => {
+      this.draining = null;
+      this.running.delete(run);
+    });
+    this.draining = run;
+    this.running.add(run);
+    return run;
   }
 }

@@ -17,6 +17,7 @@ import type { Tick } from '../market/types';
 import { closeValueAt } from './early-close';
 import { stakeKey } from './placement';
 import { settleKey, settlementOf } from './settlement';
+import { exitRule } from '../market/exit-rule';
 import type { OrderRow } from './wire';
 
 export type Verdict = 'open' | 'agrees' | 'disagrees' | 'unverifiable';
@@ -52,8 +53,17 @@ async function ledgerSum(db: DB | Trx, key: string): Promise<number> {
   return Number(row?.total ?? 0);
 }
 
-/** Check one order; null when there is no such order. */
-export async function checkOrder(db: DB | Trx, orderId: number, nowMs: number, retentionHours: number): Promise<OrderCheck | null> {
+/**
+ * Check one order; null when there is no such order. `staleLimitMs`: the pair's stale-quote
+ * limit (STALE_QUOTE_MS), which the exit rule needs (market/exit-rule.ts).
+ */
+export async function checkOrder(
+  db: DB | Trx,
+  orderId: number,
+  nowMs: number,
+  retentionHours: number,
+  staleLimitMs: number = Number.POSITIVE_INFINITY,
+): Promise<OrderCheck | null> {
   const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (!row) return null;
   const pair = row.pair_code;
@@ -100,8 +110,12 @@ export async function checkOrder(db: DB | Trx, orderId: number, nowMs: number, r
       check.expected = { result: 'closed_early', payout: closeValueAt(row, spot, spec.sigma, Number(row.closed_at)) };
     }
   } else {
-    // Settled at expiry (won, lost, tie) or refunded for want of a price.
-    if (!check.closeTick) {
+    // Settled at expiry (won, lost, tie) or refunded for want of a trusted price (the exit rule).
+    const decision = check.closeTick ? exitRule([check.closeTick], expiresAt, staleLimitMs, entry.seq) : null;
+    if (decision?.rule === 'stale_at_expiry') {
+      check.expected = settlementOf(row, undefined);
+      if (row.result !== 'refunded') disagree(`the last logged tick at or before expiry (seq ${check.closeTick!.seq}) is older than the ${staleLimitMs} ms stale limit: the rule refunds, the order says ${row.result}`);
+    } else if (!check.closeTick) {
       if (row.result === 'refunded' && !check.pruned) check.expected = settlementOf(row, undefined);
       else unknown(`the log holds no tick at or before expiry${gone}`);
     } else {
