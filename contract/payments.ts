@@ -72,6 +72,9 @@ export const PaymentErrorText = {
   currencyMismatch: 'Currency does not match the transaction',
   hashReused: 'Transaction hash already used',
   providerFailed: 'Failed to create deposit',
+  providerUnavailable: 'The payment provider is not answering. Nothing was charged; try again in a few minutes.',
+  payoutRefused: 'The payment provider refused the payout. The amount is back on your balance.',
+  payoutUnknown: 'The payment provider did not confirm the payout in time: it is being checked',
   cardNumberLength: 'Card number must have 12 to 19 digits',
   cardNumberInvalid: 'Card number is not valid: check the digits',
 } as const;
@@ -174,6 +177,8 @@ export const PaymentMethodSchema = v.object({
   withdraw_enabled: v.boolean(),
   /** How long a withdrawal through this method takes ("up to 24 hours"). */
   estimated_processing_time: v.string(),
+  /** True for a sandbox method / a payment made through one (PAYMENTS_MODE=sandbox: no real money moves); the SPA labels it "Sandbox". */
+  sandbox: v.optional(v.boolean()),
 });
 export type PaymentMethod = v.InferOutput<typeof PaymentMethodSchema>;
 
@@ -478,6 +483,8 @@ export const TransactionSchema = v.object({
   /** Withdrawals: where the money goes, as the user typed it; a card number masked to its last four digits ("•••• 1111"). */
   payment_details: v.nullable(v.object({ requisites: v.string(), payment_method: v.nullable(v.string()) })),
   estimated_processing_time: v.nullable(v.string()),
+  /** True for a sandbox method / a payment made through one (PAYMENTS_MODE=sandbox: no real money moves); the SPA labels it "Sandbox". */
+  sandbox: v.optional(v.boolean()),
 });
 export type Transaction = v.InferOutput<typeof TransactionSchema>;
 
@@ -506,6 +513,8 @@ export const DepositResultSchema = v.object({
   invoice_id: v.nullable(v.string()),
   /** Null for a manual deposit (its requisites are in transaction.requisit). */
   integration_data: v.nullable(IntegrationDataSchema),
+  /** True for a sandbox method / a payment made through one (PAYMENTS_MODE=sandbox: no real money moves); the SPA labels it "Sandbox". */
+  sandbox: v.optional(v.boolean()),
   transaction: v.object({
     id: v.number(),
     amount: v.number(),

@@ -20,6 +20,7 @@ import { Market } from './domain/market/service';
 import type { PriceFeed } from './domain/market/types';
 import { OrdersService } from './domain/orders/service';
 import { PaymentsService } from './domain/payments/service';
+import { paymentsModeOptions } from './domain/payments/mode';
 import { ProfileService } from './domain/profile/service';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
 
@@ -50,7 +51,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   // ---- market and orders -------------------------------------------------------------------
   const market = new Market(base, options.marketFeed);
   await market.init();
-  const orders = new OrdersService({ db, tx, now, log, market });
+  const orders = new OrdersService({ db, tx, now, log, market, riskMaxPairLossUsd: config.riskMaxPairLossUsd });
   // Tick retention keeps every tick from the oldest open order's acceptance on (its entry and
   // exit ticks are what its settlement is checked against).
   market.setRetentionFloor(() => orders.earliestOpenAcceptedAt());
@@ -64,6 +65,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     publicUrl: base.publicUrl,
     oxapayWebhookSecret: base.secrets.oxapayWebhookSecret,
     cryptoConfirmDelaySeconds: config.cryptoConfirmDelaySeconds,
+    ...paymentsModeOptions(config),
   });
   await payments.seed();
 

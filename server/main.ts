@@ -5,6 +5,8 @@
  */
 import { loadConfig, type Config } from './config';
 import { buildApp } from './app';
+import { marketBannerLine } from './domain/market/feeds/select';
+import { paymentsBannerLine, paymentsStartProblem } from './domain/payments/mode';
 
 async function main() {
   let config: Config;
@@ -12,6 +14,11 @@ async function main() {
     config = loadConfig();
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+  const paymentsProblem = paymentsStartProblem(config);
+  if (paymentsProblem) {
+    console.error(paymentsProblem);
     process.exit(1);
   }
   const { app, ctx } = await buildApp(config);
@@ -24,6 +31,8 @@ async function main() {
     `  TradeTerminal is running at ${url}`,
     ...(demoLogin ? [`  Demo login: ${demoLogin.username} / ${demoLogin.password}`] : []),
     `  Data directory: ${config.dataDir}`,
+    marketBannerLine(config),
+    paymentsBannerLine(config.paymentsMode, config.oxapayApiUrl),
     '',
   ];
   console.log(banner.join('\n'));

@@ -13,6 +13,7 @@
  *   GET  /api/v2/transactions/:id                         one transaction (owner only)
  *   POST /api/v2/payments/webhooks/crypto                 crypto-address provider (HMAC-SHA256, x-signature)
  *   POST /api/v2/payments/webhooks/oxapay                 payment-link provider (HMAC-SHA512, hmac)
+ *   POST /api/v2/payments/webhooks/oxapay/payout          OxaPay payouts, live mode (HMAC-SHA512 with the payout key)
  *   GET  /checkout/sandbox/:invoice, POST .../pay|cancel  the payment-link sandbox checkout
  *
  * Socket: get_payment_methods [{currency?, direction?}] -> init_payment_systems
@@ -117,6 +118,11 @@ export const paymentsModule: ServerModule = {
       hooks.post('/api/v2/payments/webhooks/oxapay', async (req, reply) => {
         await payments.webhook('oxapay_link', raw(req.body), req.headers);
         // OxaPay counts a delivery as done only on a 200 with the body "ok".
+        return reply.type('text/plain; charset=utf-8').send('ok');
+      });
+      // Live mode: OxaPay's payout callback, signed with the payout key (oxapay/payouts.ts).
+      hooks.post('/api/v2/payments/webhooks/oxapay/payout', async (req, reply) => {
+        await payments.payoutWebhook(raw(req.body), req.headers);
         return reply.type('text/plain; charset=utf-8').send('ok');
       });
     });

@@ -10,6 +10,7 @@ import type { Trx } from '../../db';
 import { badRequest } from '../../http/errors';
 import { getPaymentMethodRow, toWireMethod } from './methods';
 import type { PaymentMethodRow } from './wire';
+import { methodOffered, type PaymentsMode } from './mode';
 
 const amountError = (message: string) => badRequest(message, [{ field: 'amount', message }]);
 
@@ -36,12 +37,14 @@ export async function checkMethodAndAmount(
   methodId: string,
   currencyCode: string,
   amount: AmountInput,
+  mode: PaymentsMode = 'sandbox',
 ): Promise<CheckedMethod> {
   const currency = findCurrency(currencyCode);
   if (!currency) throw badRequest('Unknown currency', [{ field: 'currency', message: 'Unknown currency' }]);
   const minor = amountMinor(amount, currency);
   const method = await getPaymentMethodRow(trx, methodId);
-  if (!method || Number(method.is_active) !== 1) {
+  // A method of the other payments mode (mode.ts) does not exist for this server.
+  if (!method || Number(method.is_active) !== 1 || !methodOffered(method.id, mode)) {
     throw badRequest(PaymentErrorText.methodNotFound, [{ field: 'payment_method_id', message: PaymentErrorText.methodNotFound }]);
   }
   const wire = toWireMethod(method);

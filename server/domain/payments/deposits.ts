@@ -21,6 +21,7 @@ import { PaymentErrorText, type ApprovalStatus, type DepositRequest, type Deposi
 import type { Trx } from '../../db';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import { checkMethodAndAmount } from './amounts';
+import { isSandboxMethod } from './mode';
 import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import type { CallbackUpdate, PaymentProvider } from './providers/types';
 import { recordEvent } from '../events';
@@ -80,7 +81,7 @@ export async function createDeposit(
   userId: number,
   input: DepositRequest,
 ): Promise<Created<PaymentTxRow>> {
-  const checked = await checkMethodAndAmount(deps.db, 'deposit', input.payment_method_id, input.currency, input.amount);
+  const checked = await checkMethodAndAmount(deps.db, 'deposit', input.payment_method_id, input.currency, input.amount, deps.mode);
   const { method, currency } = checked;
   const provider = providerFor(providers, method.integration_type);
   const requestId = input.client_request_id ?? null;
@@ -141,9 +142,11 @@ export async function createDeposit(
   try {
     fields = await provider.createDeposit(row, method);
   } catch (err) {
-    // The provider could not open the payment: the row fails, the cause stays in the log.
+    // The provider could not open the payment: the row fails, the cause stays in the log. An
+    // error with kind 'unavailable' (no answer in time: OxapayError) is a 504 with its own text.
     await deps.tx((trx) => changeStatus(trx, row, 'failed', ['pending'], deps.now(), { error_message: PaymentErrorText.providerFailed }));
     deps.log?.warn({ err, transaction_id: row.id }, 'payment provider failed to create a deposit');
+    if ((err as { kind?: unknown } | null)?.kind === 'unavailable') throw new HttpError(504, PaymentErrorText.providerUnavailable);
     throw new HttpError(502, PaymentErrorText.providerFailed);
   }
   const stored = await deps.tx(async (trx) => {
@@ -182,6 +185,7 @@ export async function depositResult(providers: ProviderRegistry, row: PaymentTxR
     expired_at: wire.expired_at,
     invoice_id: row.invoice_id,
     integration_data: integration,
+    sandbox: isSandboxMethod(row.payment_method_id),
     transaction: {
       id: row.id,
       amount: wire.amount,
@@ -325,6 +329,9 @@ export async function applyCallback(
       }
     } else if (update.outcome === 'failed' || update.outcome === 'expired' || update.outcome === 'cancelled') {
       changed = await changeStatus(trx, row, update.outcome, open, now, { error_message: update.errorMessage });
+    } else if (update.outcome === 'underpaid') {
+      // Noted once (a reconciliation asking again changes nothing).
+      if (row.error_message !== update.errorMessage) changed = await changeStatus(trx, row, 'processing', open, now, { error_message: update.errorMessage, crypto_transaction_hash: update.txHash });
     } else if (update.outcome === 'processing') {
       changed = await changeStatus(trx, row, 'processing', ['pending'], now, { crypto_transaction_hash: update.txHash });
     }

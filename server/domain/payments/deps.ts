@@ -4,6 +4,7 @@
  * approve/reject/list code on the database of DATA_DIR.
  */
 import type { DB, Trx } from '../../db';
+import type { PaymentsMode } from './mode';
 
 export interface PaymentsDeps {
   db: DB;
@@ -12,6 +13,8 @@ export interface PaymentsDeps {
   now: () => number;
   /** Where provider failures are logged (the server's logger; absent in the CLI). */
   log?: { warn(obj: object, msg: string): void };
+  /** PAYMENTS_MODE: which methods new payments may use (mode.ts); sandbox when absent. */
+  mode?: PaymentsMode;
 }
 
 /** Result of a write that may have been a replay of an earlier identical request. */

@@ -22,6 +22,7 @@ import {
 } from '../../../contract/payments';
 import type { Trx } from '../../db';
 import { decimalsOf, type PaymentMethodRow } from './wire';
+import { isSandboxMethod, methodOffered, type PaymentsMode } from './mode';
 
 interface SeedMethod {
   id: string;
@@ -127,6 +128,54 @@ export const SEED_METHODS: readonly SeedMethod[] = [
     estimated_processing_time: ProcessingTimeText.instant,
     withdraw_enabled: false,
   },
+  // PAYMENTS_MODE=live: the same integrations served by OxaPay (mode.ts LIVE_METHOD_IDS). Only
+  // one of the two groups is offered at a time; the rows stay apart so every transaction keeps
+  // saying whether it was a sandbox one.
+  {
+    id: 'oxapay_usdt_trc20',
+    name: PaymentMethodName.usdtTrc20,
+    avatar_url: 'usdt_trc20.svg',
+    category: 'crypto',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'crypto_address',
+    sums: { min: '10', max: '50000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: 'USDT',
+    crypto_network: 'TRC20',
+    requisites: null,
+    estimated_processing_time: ProcessingTimeText.withinHour,
+    withdraw_enabled: true,
+  },
+  {
+    id: 'oxapay_btc',
+    name: PaymentMethodName.bitcoin,
+    avatar_url: 'btc.svg',
+    category: 'crypto',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'crypto_address',
+    sums: { min: '20', max: '50000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: 'BTC',
+    crypto_network: 'Bitcoin',
+    requisites: null,
+    estimated_processing_time: ProcessingTimeText.withinHour,
+    withdraw_enabled: true,
+  },
+  {
+    id: 'oxapay_invoice',
+    name: PaymentMethodName.cryptoLink,
+    avatar_url: 'oxapay.svg',
+    category: 'crypto',
+    country_code: 'ALL',
+    currency_code: 'ALL',
+    integration_type: 'oxapay_link',
+    sums: { min: '5', max: '100000', currency: SUMS_BASE_CURRENCY },
+    payment_currency: null,
+    crypto_network: null,
+    requisites: null,
+    estimated_processing_time: ProcessingTimeText.instant,
+    withdraw_enabled: false,
+  },
 ];
 
 /** Insert the seed methods that are not in the table yet. Returns how many were added. */
@@ -194,6 +243,7 @@ export function toWireMethod(row: PaymentMethodRow, currency?: string): PaymentM
     // Belt and braces: the link integration never pays out, whatever the row says.
     withdraw_enabled: Number(row.withdraw_enabled) === 1 && row.integration_type !== 'oxapay_link',
     estimated_processing_time: row.estimated_processing_time,
+    sandbox: isSandboxMethod(row.id),
   };
   if (currency) {
     const sums = sumsInMinor(base, currency);
@@ -211,6 +261,8 @@ export function toWireMethod(row: PaymentMethodRow, currency?: string): PaymentM
 export interface MethodFilter {
   currency?: string;
   direction?: 'deposit' | 'withdrawal' | 'all';
+  /** Only the methods offered in this payments mode (mode.ts); all when absent. */
+  mode?: PaymentsMode;
 }
 
 /** Active methods, in catalogue order, optionally only those serving a currency and a direction. */
@@ -224,6 +276,7 @@ export async function listPaymentMethods(trx: Trx, filter: MethodFilter = {}): P
     .execute();
   const currency = filter.currency ? findCurrency(filter.currency)?.iso_code : undefined;
   return rows
+    .filter((r) => (filter.mode ? methodOffered(r.id, filter.mode) : true))
     .map((r) => toWireMethod(r, currency))
     .filter((m) => (currency ? methodSupportsCurrency(m, currency) : true))
     .filter((m) => {

@@ -20,7 +20,12 @@ import {
   type WithdrawalRequest,
   type WithdrawalResult,
 } from '../../../contract/payments';
-import { badRequest } from '../../http/errors';
+import { badRequest, notFound } from '../../http/errors';
+import type { PaymentsMode } from './mode';
+import { OxapayClient } from './oxapay/client';
+import { OxapayInvoiceProvider, OxapayWhiteLabelProvider } from './oxapay/providers';
+import { handlePayoutWebhook, sendPayout, type PayoutResult } from './oxapay/payouts';
+import { RECONCILE_INTERVAL_MS, reconcileOxapay, type ReconcileReport } from './oxapay/reconcile';
 import { getBalanceMinor, resetDemo } from '../ledger';
 import { applyCallback, confirmDeposit, createDeposit, depositResult, expireOverdueDeposits, providerFor, type CallbackResult } from './deposits';
 import type { PaymentsDeps } from './deps';
@@ -45,6 +50,12 @@ export interface PaymentsServiceOptions extends PaymentsDeps {
   sweepIntervalMs?: number;
   /** Retry pauses of the simulated chain's callback delivery. */
   chainRetryDelaysMs?: number[];
+  /** PAYMENTS_MODE (mode.ts); sandbox when absent. */
+  mode?: PaymentsMode;
+  /** OxaPay settings, required in live mode. */
+  oxapay?: { apiUrl: string; merchantApiKey: string; payoutApiKey: string; timeoutMs?: number };
+  /** How often live mode asks OxaPay about pending deposits and payouts (reconcile.ts). */
+  reconcileIntervalMs?: number;
 }
 
 export class PaymentsService {
@@ -54,9 +65,15 @@ export class PaymentsService {
   readonly cryptoSecret: string;
   private sweeper: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
+  readonly mode: PaymentsMode;
+  /** Live mode only. */
+  readonly oxapay: OxapayClient | null = null;
+  private reconciler: NodeJS.Timeout | null = null;
+  private reconciling: Promise<ReconcileReport> | null = null;
 
   constructor(private readonly opts: PaymentsServiceOptions) {
-    this.deps = { db: opts.db, tx: opts.tx, now: opts.now, log: opts.log };
+    this.mode = opts.mode ?? 'sandbox';
+    this.deps = { db: opts.db, tx: opts.tx, now: opts.now, log: opts.log, mode: this.mode };
     this.cryptoSecret = cryptoWebhookSecret(opts.oxapayWebhookSecret);
     const chain = new SimulatedChain({
       db: opts.db,
@@ -67,11 +84,21 @@ export class PaymentsService {
       delayMs: opts.cryptoConfirmDelaySeconds * 1000,
       retryDelaysMs: opts.chainRetryDelaysMs,
     });
-    const list: PaymentProvider[] = [
+    let list: PaymentProvider[] = [
       new ManualProvider(),
       new CryptoAddressProvider(this.cryptoSecret, chain),
       new PaymentLinkProvider(opts.oxapayWebhookSecret, opts.publicUrl),
     ];
+    if (this.mode === 'live') {
+      // Live: the crypto integrations are OxaPay's; the simulated chain never runs.
+      if (!opts.oxapay) throw new Error('PAYMENTS_MODE=live needs the OxaPay settings');
+      this.oxapay = new OxapayClient({ baseUrl: opts.oxapay.apiUrl, merchantApiKey: opts.oxapay.merchantApiKey, payoutApiKey: opts.oxapay.payoutApiKey, timeoutMs: opts.oxapay.timeoutMs });
+      list = [
+        new ManualProvider(),
+        new OxapayWhiteLabelProvider(this.oxapay, opts.oxapay.merchantApiKey, opts.publicUrl),
+        new OxapayInvoiceProvider(this.oxapay, opts.oxapay.merchantApiKey, opts.publicUrl),
+      ];
+    }
     this.providers = new Map(list.map((p) => [p.type, p]));
     this.checkout = new SandboxCheckout({
       db: opts.db,
@@ -87,7 +114,7 @@ export class PaymentsService {
   }
 
   methods(filter: MethodFilter = {}): Promise<PaymentMethod[]> {
-    return listPaymentMethods(this.deps.db, filter);
+    return listPaymentMethods(this.deps.db, { ...filter, mode: this.mode });
   }
 
   async createDeposit(userId: number, input: DepositRequest): Promise<{ result: DepositResult; created: boolean }> {
@@ -102,6 +129,11 @@ export class PaymentsService {
 
   async createWithdrawal(userId: number, input: WithdrawalRequest): Promise<{ result: WithdrawalResult; created: boolean }> {
     const { value, created } = await createWithdrawal(this.deps, this.providers, userId, input);
+    // Live crypto withdrawals go out as OxaPay payouts at once (oxapay/payouts.ts).
+    if (created && this.oxapay && this.opts.oxapay && value.integration_type === 'crypto_address') {
+      const sent = await sendPayout(this.deps, this.oxapay, this.opts.publicUrl, value);
+      return { result: withdrawalResult(sent), created };
+    }
     return { result: withdrawalResult(value), created };
   }
 
@@ -136,6 +168,22 @@ export class PaymentsService {
     return applyCallback(this.deps, provider, provider.handleCallback(rawBody, headers));
   }
 
+  /** OxaPay's payout callback (live mode), signed with the payout key. */
+  payoutWebhook(rawBody: Buffer, headers: RequestHeaders): Promise<PayoutResult> {
+    if (!this.opts.oxapay) throw notFound('Not found');
+    return handlePayoutWebhook(this.deps, this.opts.oxapay.payoutApiKey, rawBody, headers);
+  }
+
+  /** Live mode: ask OxaPay about open deposits and payouts (reconcile.ts); one run at a time. */
+  reconcile(minAgeMs?: number): Promise<ReconcileReport> {
+    const client = this.oxapay;
+    if (!client) return Promise.resolve({ deposits: 0, payouts: 0, changed: 0, failed: 0 });
+    this.reconciling ??= reconcileOxapay(this.deps, client, this.providers, minAgeMs).finally(() => {
+      this.reconciling = null;
+    });
+    return this.reconciling;
+  }
+
   async approve(id: number): Promise<ReviewOutcome> {
     const outcome = await approveTransaction(this.deps, id);
     if (outcome.changed) this.providers.get(outcome.row.integration_type)?.onApproved?.(outcome.row);
@@ -166,12 +214,21 @@ export class PaymentsService {
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepIntervalMs ?? 15_000);
     this.sweeper.unref();
+    if (this.oxapay) {
+      this.reconciler = setInterval(() => {
+        this.reconcile().catch((err) => this.opts.log.warn({ err }, 'payments: reconciliation failed'));
+      }, this.opts.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS);
+      this.reconciler.unref();
+    }
   }
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
+    if (this.reconciler) clearInterval(this.reconciler);
+    this.reconciler = null;
     await this.sweeping;
+    await this.reconciling?.catch(() => undefined);
     for (const p of this.providers.values()) await p.stop?.();
   }
 }

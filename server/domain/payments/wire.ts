@@ -7,6 +7,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { fromMinor } from '../../../contract/money';
 import { maskedRequisites, type ApprovalStatus, type IntegrationType, type Requisit, type Transaction, type TransactionType } from '../../../contract/payments';
 import type { PaymentMethodsTable, PaymentTransactionsTable } from '../../db/tables/payments';
+import { isSandboxMethod } from './mode';
 
 export type PaymentTxRow = Selectable<PaymentTransactionsTable>;
 
@@ -112,5 +113,6 @@ export function toWireTransaction(row: PaymentTxRow): Transaction {
     requisit: requisitOf(row),
     payment_details: details,
     estimated_processing_time: row.estimated_processing_time,
+    sandbox: isSandboxMethod(row.payment_method_id),
   };
 }

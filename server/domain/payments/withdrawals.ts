@@ -33,7 +33,7 @@ export async function createWithdrawal(
   userId: number,
   input: WithdrawalRequest,
 ): Promise<Created<PaymentTxRow>> {
-  const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount);
+  const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount, deps.mode);
   const { method, currency, amount } = checked;
   if (isCardMethod(method)) checkCardNumber(input.payment_details.requisites);
   const provider = providerFor(providers, method.integration_type);

@@ -8,6 +8,7 @@
  * "Copy error" on failure). Opened from a history row with `{ transactionId, transaction }`;
  * it shows the row as the history actor has it now, so a status push updates it while open.
  */
+import { SandboxBadge } from '../wallet/SandboxBadge';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { CARD_NUMBER_MASK, type Transaction } from '../../../contract/payments';
@@ -80,6 +81,7 @@ export function TransactionDetailsModal({ data, onClose }: ModalComponentProps) 
             <Row label={t('transactions.field_type')}>{typeLabel(tx.transaction_type)}</Row>
             <Row label={t('transactions.field_status')}>
               <StatusBadge transaction={tx} rule="approval" />
+              {tx.sandbox ? <SandboxBadge /> : null}
             </Row>
             <Row label={t('transactions.field_method')}>{t(tx.method)}</Row>
             <Row label={t('transactions.field_account')}>{t('transactions.account_real')}</Row>

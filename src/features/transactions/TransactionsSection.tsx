@@ -8,6 +8,7 @@
  * (`transactions.opened` on mount, filter/page/size changes, Retry, export) and reads its state;
  * status pushes refresh the list while it is shown. No required props: the profile page places it.
  */
+import { SandboxBadge } from '../wallet/SandboxBadge';
 import { useEffect, useId, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { TRANSACTION_PAGE_SIZES, type Transaction } from '../../../contract/payments';
@@ -237,8 +238,9 @@ function Row({ row, onOpen }: { row: Transaction; onOpen: () => void }) {
       <span role="cell" className="tx-amount">
         <Money amount={sign * row.amount} currency={row.currency_code} signed />
       </span>
-      <span role="cell">
+      <span role="cell" className="tx-status-cell">
         <StatusBadge transaction={row} />
+        {row.sandbox ? <SandboxBadge /> : null}
       </span>
       <span role="cell" className="tx-open">
         <button

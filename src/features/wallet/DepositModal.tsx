@@ -11,6 +11,7 @@
  * - complete: success, "Payment failed!", "Deposit Failed!" or waiting for the operator.
  * Shortcuts lead to the withdraw modal and to the history.
  */
+import { SandboxNote } from './SandboxBadge';
 import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { useForm, setValue, valiForm } from '@modular-forms/react';
@@ -79,10 +80,12 @@ function DepositStep({ actor, onClose }: { actor: DepositRef; onClose: () => voi
   if (snapshot.matches('method')) return <MethodStep actor={actor} />;
   if (snapshot.matches('amount') || snapshot.matches('submitting')) return <AmountStep actor={actor} />;
   const mode = depositProcessMode(value);
+  // The server's flag: a deposit through a sandbox method says so on every later screen.
+  const sandbox = snapshot.context.result?.sandbox === true ? <SandboxNote /> : null;
   if (mode === 'manual') return <ManualStep actor={actor} />;
-  if (mode === 'integration') return <CryptoStep actor={actor} />;
-  if (mode === 'integrationLink') return <LinkStep actor={actor} />;
-  return <CompleteStep actor={actor} onClose={onClose} />;
+  if (mode === 'integration') return <>{sandbox}<CryptoStep actor={actor} /></>;
+  if (mode === 'integrationLink') return <>{sandbox}<LinkStep actor={actor} /></>;
+  return <>{sandbox}<CompleteStep actor={actor} onClose={onClose} /></>;
 }
 
 function MethodStep({ actor }: { actor: DepositRef }) {

@@ -19,6 +19,7 @@ import { useBalanceActor, useChild } from '../../app/runtime';
 import { useCopy, useModalControls } from '../../app/hooks';
 import { MODAL_IDS } from '../../app/modal-registry';
 import './wallet.css';
+import { SandboxBadge } from './SandboxBadge';
 
 export const METHOD_IMAGE_BASE = '/payment_methods/';
 export const DEFAULT_METHOD_IMAGE = `${METHOD_IMAGE_BASE}default.svg`;
@@ -134,7 +135,10 @@ export function MethodList({
             >
               <MethodImage method={option.method} />
               <span className="method-text">
-                <span className="method-name">{t(option.method.name)}</span>
+                <span className="method-name">
+                  {t(option.method.name)}
+                  {option.method.sandbox ? <SandboxBadge /> : null}
+                </span>
                 <span className="method-meta tabular">
                   {t('wallet.limits', {
                     min: money(option.min, option.currency.iso_code, option.currency.decimals),

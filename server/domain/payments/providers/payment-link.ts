@@ -25,6 +25,7 @@ import {
   type OxapayWebhook,
 } from '../../../../contract/payments';
 import type { DB } from '../../../db';
+import { SANDBOX_METHOD_IDS } from '../mode';
 import { unauthorized } from '../../../http/errors';
 import { parseInput } from '../../../http/validate';
 import { hmacHex, headerValue, verifyHmac } from '../signing';
@@ -117,6 +118,8 @@ export class SandboxCheckout {
       .selectAll()
       .where('invoice_id', '=', invoiceId)
       .where('integration_type', '=', 'oxapay_link')
+      // Only sandbox invoices: a live OxaPay invoice is never shown or paid here.
+      .where('payment_method_id', 'in', [...SANDBOX_METHOD_IDS])
       .executeTakeFirst();
   }
 

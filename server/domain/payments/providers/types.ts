@@ -44,8 +44,10 @@ export interface CallbackUpdate {
    * approved: paid in full; expired: the provider's payment window closed unpaid; cancelled:
    * the payer cancelled at the provider; failed: the payment failed upstream; processing: seen,
    * not final; unchanged: nothing happened yet (an invoice still waiting).
+   * underpaid: less than the amount arrived (OxaPay): not credited, held in processing with
+   * errorMessage for the operator.
    */
-  outcome: 'unchanged' | 'processing' | 'approved' | 'expired' | 'cancelled' | 'failed';
+  outcome: 'unchanged' | 'processing' | 'approved' | 'expired' | 'cancelled' | 'failed' | 'underpaid';
   /** Decimal amount and currency the provider says were paid (checked against the row). */
   amount: string;
   currency: string;
