@@ -20,8 +20,12 @@ export function ConnectionIndicator() {
     return (
       <div className="connection-indicator connection-reconnecting" role="status">
         <span className="connection-dot" aria-hidden="true" />
-        <span>{t('shell.session_reconnecting')}</span>
-        <Button size="sm" variant="secondary" onClick={() => session.send({ type: 'session.reconnectRequested' })}>
+        {/* Phones show the short form; the whole sentence stays for screen readers. */}
+        <span className="connection-long">{t('shell.session_reconnecting')}</span>
+        <span className="connection-short" aria-hidden="true">
+          {t('common.reconnecting')}
+        </span>
+        <Button size="sm" variant="secondary" className="connection-retry-now" onClick={() => session.send({ type: 'session.reconnectRequested' })}>
           {t('shell.session_retry_now')}
         </Button>
       </div>
