@@ -39,12 +39,14 @@ export interface StartOptions {
   dataDir?: string;
   /** Drive ctx.now by hand; omit for the real clock. */
   clock?: TestClock | null;
+  /** More environment for the server's configuration (e.g. RISK_MAX_PAIR_LOSS_USD). */
+  env?: Record<string, string>;
 }
 
 export async function startOrdersServer(options: StartOptions = {}): Promise<OrdersServer> {
   const clock = options.clock === undefined ? new TestClock() : options.clock;
   const feed = new ManualFeed(clock ? clock.now : undefined);
-  const env: Record<string, string> = options.dataDir ? { DATA_DIR: options.dataDir } : {};
+  const env: Record<string, string> = { ...options.env, ...(options.dataDir ? { DATA_DIR: options.dataDir } : {}) };
   const server = await startTestServer(env, { marketFeed: feed, ...(clock ? { now: clock.now } : {}) });
   // The real `audit` command runs on this server's database when it closes.
   auditOnClose(server);

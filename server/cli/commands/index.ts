@@ -4,9 +4,10 @@ import { sessionCommand } from './session';
 import { outboxCommand } from './outbox';
 import { txCommand } from './tx';
 import { auditCommand } from './audit';
+import { booksCommand, exposureCommand, pnlCommand, riskCommand } from './books';
 import { documentsCommand } from './documents';
 import { telegramCommand } from './telegram';
 import { orderCommand } from './order';
 import { ticksCommand } from './ticks';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand];

@@ -14,6 +14,8 @@ export interface OrdersDeps {
   now: () => number;
   log: FastifyBaseLogger;
   market: MarketService;
+  /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD; exposure.ts). */
+  riskMaxPairLossUsd?: number;
 }
 
 /** Result of a write that may have been a replay of an earlier identical request. */

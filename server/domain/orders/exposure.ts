@@ -1,0 +1,180 @@
+/**
+ * The house's exposure on open real orders and the per-pair risk limit (docs/money.md, "Risk
+ * limit per pair").
+ *
+ * Worst case of a pair: whatever the price does, either every `up` order wins or every `down`
+ * order wins (a tie refunds everything and costs nothing). The house already holds every stake,
+ * so if direction d wins it loses payouts(d) - stakes(all). The worst case is the larger of the
+ * two, counted in USD cents with the currencies' rates (contract/currencies.ts `rate`, units per
+ * USD), rounded up: a risk measure, never an amount that is posted.
+ *
+ * The limit: the pair's row in `risk_limits` (set by the operator), else the configured default
+ * (RISK_MAX_PAIR_LOSS_USD). `checkPairRisk` runs inside placement's write transaction, before
+ * the order row and the stake: one indexed aggregate over the pair's open orders
+ * (`orders_pair_status`) and one primary-key read of `risk_limits`.
+ */
+import { findCurrency } from '../../../contract/currencies';
+import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
+import type { Trx } from '../../db';
+import { conflict } from '../../http/errors';
+
+/** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD). */
+export const DEFAULT_RISK_MAX_PAIR_LOSS_USD = 50_000;
+
+export interface DirectionExposure {
+  count: number;
+  /** Minor units per currency. */
+  stakes: Record<string, number>;
+  /** What the orders pay if they win (stake x (1 + payout rate), toward zero), minor units per currency. */
+  payouts: Record<string, number>;
+}
+
+export interface PairExposure {
+  pair: string;
+  directions: Record<OrderDirection, DirectionExposure>;
+  /** The house's loss if the worse direction wins, USD cents (0 when neither direction loses money). */
+  worst_case_usd_minor: number;
+  limit_usd_minor: number;
+}
+
+interface AggregateRow {
+  pair_code: string;
+  direction: string;
+  currency: string;
+  n: number;
+  stakes: number;
+  payouts: number;
+}
+
+/** Open real orders grouped by pair, direction and currency (one pair, or all). */
+async function openAggregates(trx: Trx, pairCode?: string): Promise<AggregateRow[]> {
+  let q = trx
+    .selectFrom('orders')
+    .select((eb) => [
+      'pair_code',
+      'direction',
+      'currency',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('stake').as('stakes'),
+      // winPayout (pricing.ts) in integer SQL: stake + floor(stake x rate_bp / 10000).
+      eb.fn.sum<number>(eb(eb.ref('stake'), '+', eb(eb(eb.ref('stake'), '*', eb.ref('payout_rate_bp')), '/', eb.lit(10000)))).as('payouts'),
+    ])
+    .where('status', '=', 'open')
+    .where('account', '=', 'real');
+  if (pairCode !== undefined) q = q.where('pair_code', '=', pairCode);
+  const rows = await q.groupBy(['pair_code', 'direction', 'currency']).execute();
+  return rows.map((r) => ({ ...r, n: Number(r.n), stakes: Number(r.stakes), payouts: Number(r.payouts) }));
+}
+
+const emptyDirection = (): DirectionExposure => ({ count: 0, stakes: {}, payouts: {} });
+
+function toUsdCents(minor: number, currency: string): number {
+  const cur = findCurrency(currency);
+  if (!cur) throw new Error(`Unknown currency ${currency}`);
+  return (minor * 100) / (10 ** cur.decimals * cur.rate);
+}
+
+/** The worst case of one pair's directions, USD cents, rounded up; never below 0. */
+export function worstCaseUsdMinor(directions: Record<OrderDirection, DirectionExposure>): number {
+  const stakesByCurrency: Record<string, number> = {};
+  for (const d of ORDER_DIRECTIONS) {
+    for (const [c, s] of Object.entries(directions[d].stakes)) stakesByCurrency[c] = (stakesByCurrency[c] ?? 0) + s;
+  }
+  let worst = 0;
+  for (const d of ORDER_DIRECTIONS) {
+    let loss = 0;
+    for (const [c, staked] of Object.entries(stakesByCurrency)) loss += toUsdCents((directions[d].payouts[c] ?? 0) - staked, c);
+    worst = Math.max(worst, loss);
+  }
+  // Float error of the conversion must not add a cent to an exact figure.
+  return Math.max(0, Math.ceil(worst - 1e-6));
+}
+
+/** The limit of a pair, USD cents: the operator's override, else the default. */
+export async function pairLimitUsdMinor(trx: Trx, pairCode: string, defaultUsd: number): Promise<number> {
+  const row = await trx.selectFrom('risk_limits').select('max_loss_usd_minor').where('pair_code', '=', pairCode).executeTakeFirst();
+  return row ? Number(row.max_loss_usd_minor) : defaultUsd * 100;
+}
+
+function byPair(rows: AggregateRow[]): Map<string, Record<OrderDirection, DirectionExposure>> {
+  const out = new Map<string, Record<OrderDirection, DirectionExposure>>();
+  for (const r of rows) {
+    let dirs = out.get(r.pair_code);
+    if (!dirs) out.set(r.pair_code, (dirs = { up: emptyDirection(), down: emptyDirection() }));
+    const d = dirs[r.direction as OrderDirection];
+    if (!d) continue;
+    d.count += r.n;
+    d.stakes[r.currency] = (d.stakes[r.currency] ?? 0) + r.stakes;
+    d.payouts[r.currency] = (d.payouts[r.currency] ?? 0) + r.payouts;
+  }
+  return out;
+}
+
+/** Every pair with open real orders: per direction count, stakes, potential payouts; worst case and limit. */
+export async function readExposure(trx: Trx, defaultUsd: number): Promise<PairExposure[]> {
+  const pairs = byPair(await openAggregates(trx));
+  const out: PairExposure[] = [];
+  for (const [pair, directions] of [...pairs].sort(([a], [b]) => a.localeCompare(b))) {
+    out.push({ pair, directions, worst_case_usd_minor: worstCaseUsdMinor(directions), limit_usd_minor: await pairLimitUsdMinor(trx, pair, defaultUsd) });
+  }
+  return out;
+}
+
+export interface NewOrderRisk {
+  pairCode: string;
+  direction: OrderDirection;
+  /** `real` or `demo` (ledger account); demo orders are not checked. */
+  account: string;
+  currency: string;
+  stake: number;
+  payoutRateBp: number;
+}
+
+/**
+ * Refuse (409, OrderErrorText.riskLimit) a real order that would make its pair's worst case
+ * larger than the pair's limit and larger than it already is. Call inside the placement
+ * transaction, before anything is written.
+ */
+export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = DEFAULT_RISK_MAX_PAIR_LOSS_USD): Promise<void> {
+  if (order.account !== 'real') return;
+  const directions = byPair(await openAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
+  const before = worstCaseUsdMinor(directions);
+  const d = directions[order.direction];
+  const payout = order.stake + Math.floor((order.stake * order.payoutRateBp) / 10_000);
+  const after = worstCaseUsdMinor({
+    ...directions,
+    [order.direction]: {
+      count: d.count + 1,
+      stakes: { ...d.stakes, [order.currency]: (d.stakes[order.currency] ?? 0) + order.stake },
+      payouts: { ...d.payouts, [order.currency]: (d.payouts[order.currency] ?? 0) + payout },
+    },
+  });
+  if (after <= before) return;
+  const limit = await pairLimitUsdMinor(trx, order.pairCode, defaultUsd);
+  if (after > limit) throw conflict(OrderErrorText.riskLimit);
+}
+
+export interface RiskLimitRow {
+  pair_code: string;
+  max_loss_usd_minor: number;
+  updated_at: number;
+}
+
+export async function listPairLimits(trx: Trx): Promise<RiskLimitRow[]> {
+  const rows = await trx.selectFrom('risk_limits').selectAll().orderBy('pair_code').execute();
+  return rows.map((r) => ({ ...r, max_loss_usd_minor: Number(r.max_loss_usd_minor), updated_at: Number(r.updated_at) }));
+}
+
+export async function setPairLimit(trx: Trx, pairCode: string, usdMinor: number, now: number): Promise<void> {
+  await trx
+    .insertInto('risk_limits')
+    .values({ pair_code: pairCode, max_loss_usd_minor: usdMinor, updated_at: now })
+    .onConflict((oc) => oc.column('pair_code').doUpdateSet({ max_loss_usd_minor: usdMinor, updated_at: now }))
+    .execute();
+}
+
+/** True when the pair had an override. */
+export async function clearPairLimit(trx: Trx, pairCode: string): Promise<boolean> {
+  const r = await trx.deleteFrom('risk_limits').where('pair_code', '=', pairCode).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
