@@ -31,6 +31,13 @@ afterAll(async () => {
 });
 auditLedgerAfterEach(() => server);
 
+/** The house clearing account of a provider (double-entry books, migration 008). */
+const clearing = async (provider: string, currency = 'USD') =>
+  Number(
+    (await server.ctx.db.selectFrom('house_balances').select('amount').where('account', '=', `house:clearing:${provider}`).where('currency', '=', currency).executeTakeFirst())
+      ?.amount ?? 0,
+  );
+
 const creditCount = async (id: number) =>
   (await server.ctx.db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', `deposit:${id}:credit`).execute()).length;
 
@@ -72,14 +79,18 @@ describe('deposit by invoice link', () => {
     expect(d.invoice_id).toBe(p.track_id);
     expect(p).toMatchObject({ type: 'invoice', amount: 50, currency: 'USD', callback_url: `${server.baseUrl}/api/v2/payments/webhooks/oxapay` });
 
+    const clearingBefore = await clearing('oxapay');
     const delivery = await emu.pay(p.track_id);
     expect(delivery).toMatchObject({ status: 200, answer: 'ok' });
     expect((await txRow(server, d.transaction_id)).status).toBe('approved');
     expect(await balance(server, u.userId, 'USD', 'real')).toBe(5000);
+    // The other side of the credit: OxaPay holds the house's money (its own clearing account).
+    expect(await clearing('oxapay')).toBe(clearingBefore - 5000);
 
     const again = await emu.replay(p.track_id);
     expect(again).toMatchObject({ status: 200, answer: 'ok' });
     expect(await balance(server, u.userId, 'USD', 'real')).toBe(5000);
+    expect(await clearing('oxapay')).toBe(clearingBefore - 5000);
     expect(await creditCount(d.transaction_id)).toBe(1);
   });
 

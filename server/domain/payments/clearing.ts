@@ -10,11 +10,14 @@
  */
 import { clearingAccount, type HouseAccount } from '../ledger';
 import type { PaymentTxRow } from './wire';
+import { LIVE_METHOD_IDS } from './mode';
 
-export function paymentProviderId(row: Pick<PaymentTxRow, 'integration_type'>): string {
+export function paymentProviderId(row: Pick<PaymentTxRow, 'integration_type' | 'payment_method_id'>): string {
+  // PAYMENTS_MODE=live: the OxaPay methods' money clears through house:clearing:oxapay (mode.ts).
+  if (LIVE_METHOD_IDS.has(row.payment_method_id)) return 'oxapay';
   return row.integration_type;
 }
 
-export function clearingFor(row: Pick<PaymentTxRow, 'integration_type'>): HouseAccount {
+export function clearingFor(row: Pick<PaymentTxRow, 'integration_type' | 'payment_method_id'>): HouseAccount {
   return clearingAccount(paymentProviderId(row));
 }
