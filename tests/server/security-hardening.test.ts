@@ -139,6 +139,21 @@ describe('headers', () => {
     expect(refused.headers.get('cache-control')).toBe('no-store');
   });
 
+  it("keeps the baseline: frame-ancestors 'none', no plugins, scripts only from us, nosniff", async () => {
+    const res = await server.raw('GET', '/api/health');
+    const csp = res.headers.get('content-security-policy');
+    expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
+    expect(directive(csp, 'object-src')).toEqual(["'none'"]);
+    expect(directive(csp, 'script-src')).toEqual(["'self'"]);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('a JSON body over 1 MB answers 413 with the envelope', async () => {
+    const r = await server.api('POST', '/api/platform/auth/login', { username: 'x', password: 'y'.repeat(1024 * 1024) });
+    expect(r.status).toBe(413);
+    expect(r.body).toEqual(envelope(ErrorText.payloadTooLarge));
+  });
+
   it('HSTS only in production', async () => {
     expect((await server.raw('GET', '/api/health')).headers.get('strict-transport-security')).toBeNull();
     const prod = await startTestServer({ NODE_ENV: 'production', JWT_SECRET: SECRET, PUBLIC_URL: 'https://trade.example.com' });
