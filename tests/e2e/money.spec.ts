@@ -58,6 +58,10 @@ test('deposit by crypto address and by payment link, withdraw by card, see it al
   await page.locator('.header-deposit').click();
   const deposit = page.getByRole('dialog', { name: 'Deposit' });
   await expect(deposit.getByRole('button', { name: /Visa \/ Mastercard/ })).toBeVisible();
+  // Sandbox said out loud: the simulated methods carry the badge, the manual ones do not.
+  await expect(deposit.getByRole('button', { name: /USDT \(TRC20\).*Sandbox/ })).toBeVisible();
+  await expect(deposit.getByRole('button', { name: /Crypto payment link.*Sandbox/ })).toBeVisible();
+  await expect(deposit.getByRole('button', { name: /Visa \/ Mastercard.*Sandbox/ })).toHaveCount(0);
   await settledScreenshot(page, 'money-deposit-methods');
   await expectAccessible(page, '[role="dialog"]');
   await chooseMethod(deposit, 'USDT (TRC20)');
@@ -70,6 +74,7 @@ test('deposit by crypto address and by payment link, withdraw by card, see it al
   await deposit.getByRole('button', { name: 'Continue' }).click();
   await expect(deposit.getByRole('img', { name: 'QR code of the USDT payment' })).toBeVisible();
   await expect(deposit.getByText('Wallet address')).toBeVisible();
+  await expect(deposit.getByText(/Test payment: no real money moves/)).toBeVisible();
   await settledScreenshot(page, 'money-deposit-crypto');
   await expect(deposit.getByText('Deposit completed')).toBeVisible({ timeout: 30_000 });
   await expect.poll(async () => (await headerBalance(page)).amount, { timeout: 15_000 }).toBe('$30.00');
@@ -145,6 +150,9 @@ test('deposit by crypto address and by payment link, withdraw by card, see it al
   await expect(rows.nth(3)).toContainText('Pending');
   await expect(rows.nth(4)).toContainText('+$30.00');
   await expect(rows.nth(4)).toContainText('Completed');
+  await expect(rows.nth(4)).toContainText('Sandbox');
+  await expect(rows.nth(2)).toContainText('Sandbox');
+  await expect(rows.nth(3)).not.toContainText('Sandbox');
   // The card withdrawal: the card number comes back masked, no same-currency exchange rate.
   await rows.nth(1).getByRole('button', { name: /details/ }).click();
   const withdrawal = page.getByRole('dialog', { name: /^Transaction #\d+$/ });
