@@ -25,6 +25,7 @@ import { chartSetupMachine } from '../machines/chart-setup/chart-setup.machine';
 import { depositMachine } from '../machines/deposit/deposit.machine';
 import { documentsMachine } from '../machines/documents/documents.machine';
 import { emailVerificationMachine } from '../machines/email-verification/email-verification.machine';
+import { journalMachine } from '../machines/journal/journal.machine';
 import { localeMachine } from '../machines/locale/locale.machine';
 import { modalsMachine } from '../machines/modals/modals.machine';
 import { orderCloseMachine } from '../machines/order-close/order-close.machine';
@@ -33,14 +34,17 @@ import { ordersMachine } from '../machines/orders/orders.machine';
 import { pairsMachine } from '../machines/pairs/pairs.machine';
 import { passwordResetMachine } from '../machines/password-reset/password-reset.machine';
 import { paymentMethodsMachine } from '../machines/payment-methods/payment-methods.machine';
+import { priceAlertsMachine } from '../machines/price-alerts/price-alerts.machine';
 import { profilePageMachine } from '../machines/profile/profile-page.machine';
 import { profileMachine } from '../machines/profile/profile.machine';
+import { receiptMachine } from '../machines/receipt/receipt.machine';
 import { registrationMachine } from '../machines/registration/registration.machine';
 import { securityMachine } from '../machines/security/security.machine';
 import { sessionMachine } from '../machines/session/session.machine';
 import { socketMachine } from '../machines/socket/socket.machine';
 import { telegramMachine } from '../machines/telegram/telegram.machine';
 import { themeMachine } from '../machines/theme/theme.machine';
+import { traderPrefsMachine } from '../machines/trader-prefs/trader-prefs.machine';
 import { toastsMachine } from '../machines/toasts/toasts.machine';
 import { transactionsMachine } from '../machines/transactions/transactions.machine';
 import { withdrawMachine } from '../machines/withdraw/withdraw.machine';
@@ -80,6 +84,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('deposit', 'machines/deposit/deposit.machine.ts', depositMachine, { requestKey: 'registry-deposit-key', currency: 'USD' }),
   entry('documents', 'machines/documents/documents.machine.ts', documentsMachine),
   entry('emailVerification', 'machines/email-verification/email-verification.machine.ts', emailVerificationMachine, { token: 'registry-token' }),
+  entry('journal', 'machines/journal/journal.machine.ts', journalMachine),
   entry('locale', 'machines/locale/locale.machine.ts', localeMachine, { stored: null }),
   entry('modals', 'machines/modals/modals.machine.ts', modalsMachine),
   entry('orderClose', 'machines/order-close/order-close.machine.ts', orderCloseMachine, { orderId: 1 }),
@@ -88,8 +93,10 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('pairs', 'machines/pairs/pairs.machine.ts', pairsMachine),
   entry('passwordReset', 'machines/password-reset/password-reset.machine.ts', passwordResetMachine, {}),
   entry('paymentMethods', 'machines/payment-methods/payment-methods.machine.ts', paymentMethodsMachine),
+  entry('priceAlerts', 'machines/price-alerts/price-alerts.machine.ts', priceAlertsMachine),
   entry('profile', 'machines/profile/profile.machine.ts', profileMachine),
   entry('profilePage', 'machines/profile/profile-page.machine.ts', profilePageMachine),
+  entry('receipt', 'machines/receipt/receipt.machine.ts', receiptMachine, { orderId: 1 }),
   entry('registration', 'machines/registration/registration.machine.ts', registrationMachine, {}),
   entry('security', 'machines/security/security.machine.ts', securityMachine, { twoFactorEnabled: false }),
   entry('session', 'machines/session/session.machine.ts', sessionMachine, { persistedSession: null, adminToken: null }),
@@ -97,6 +104,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('telegram', 'machines/telegram/telegram.machine.ts', telegramMachine),
   entry('theme', 'machines/theme/theme.machine.ts', themeMachine, { stored: null, systemPrefersDark: true }),
   entry('toasts', 'machines/toasts/toasts.machine.ts', toastsMachine),
+  entry('traderPrefs', 'machines/trader-prefs/trader-prefs.machine.ts', traderPrefsMachine),
   entry('transactions', 'machines/transactions/transactions.machine.ts', transactionsMachine),
   entry('withdraw', 'machines/withdraw/withdraw.machine.ts', withdrawMachine, {
     requestKey: 'registry-withdraw-key',

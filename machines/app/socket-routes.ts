@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import type { EventObject } from 'xstate';
 import { CurrencySchema } from '../../contract/currencies';
+import { PairStatusSchema } from '../../contract/market';
 import { BalancesSchema } from '../../contract/user';
 import { DocumentStatusUpdateEventSchema } from '../../contract/profile';
 import { InitPaymentSystemsSchema, PaymentStatusUpdateEventSchema } from '../../contract/payments';
@@ -23,6 +24,9 @@ import type { TransactionsEvent } from '../transactions/transactions.machine';
 import type { PairsEvent } from '../pairs/pairs.machine';
 import type { ChartEvent } from '../chart/chart.machine';
 import type { OrdersEvent } from '../orders/orders.machine';
+import { PriceAlertEventSchema } from '../../contract/alerts';
+import type { PriceAlertsEvent } from '../price-alerts/price-alerts.machine';
+import type { TraderPrefsEvent } from '../trader-prefs/trader-prefs.machine';
 
 /**
  * Where each incoming socket event goes: the systemId of its owner and the event it becomes
@@ -85,6 +89,15 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
       },
     },
   ],
+  pair_status: [
+    {
+      to: 'pairs',
+      toEvent: (payload): PairsEvent | null => {
+        const parsed = v.safeParse(PairStatusSchema, payload);
+        return parsed.success ? { type: 'pairs.statusReceived', pairCode: parsed.output.pair_code, quotes: parsed.output.quotes } : null;
+      },
+    },
+  ],
   init_candles: [
     {
       to: 'chart',
@@ -112,6 +125,25 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
       toEvent: (payload): OrdersEvent | null => {
         const parsed = v.safeParse(OrderUpdateEventSchema, payload);
         return parsed.success ? { type: 'orders.orderUpdated', change: parsed.output.change, order: parsed.output.order } : null;
+      },
+    },
+    {
+      // Trade sounds: opened, and the result of a settled order.
+      to: 'traderPrefs',
+      toEvent: (payload): TraderPrefsEvent | null => {
+        const parsed = v.safeParse(OrderUpdateEventSchema, payload);
+        if (!parsed.success) return null;
+        if (parsed.output.change === 'opened') return { type: 'traderPrefs.orderOpened' };
+        return parsed.output.order.result ? { type: 'traderPrefs.orderSettled', result: parsed.output.order.result } : null;
+      },
+    },
+  ],
+  price_alert: [
+    {
+      to: 'priceAlerts',
+      toEvent: (payload): PriceAlertsEvent | null => {
+        const parsed = v.safeParse(PriceAlertEventSchema, payload);
+        return parsed.success ? { type: 'alerts.fired', alert: parsed.output.alert } : null;
       },
     },
   ],

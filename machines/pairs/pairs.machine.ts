@@ -17,7 +17,8 @@
  *   (the parent hears `settings.changed {currentPair, currentTimeframe}`, which the session
  *   persists as front settings).
  * - In `ready` the trader picks a pair (`pairs.pairSelected`) or a timeframe
- *   (`pairs.timeframeSelected`); each choice is saved the same way. A new pair list re-runs the
+ *   (`pairs.timeframeSelected`), or steps to the next / previous pair (`pairs.pairStepped`, the
+ *   keyboard's shortcut); each choice is saved the same way. A new pair list re-runs the
  *   rule (the current pair may have been switched off).
  * - Every new selection subscribes: the parent hears `socket.emitRequested {event: 'select_pair',
  *   payload: {pair_code, timeframe}}` (the socket machine adds the token, remembers it and
@@ -27,7 +28,7 @@
  * - `pairs.sessionEnded` (logout) forgets the selection and clears the chart.
  */
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { Pair, Rate } from '../../contract/market';
+import type { Pair, QuoteState, Rate } from '../../contract/market';
 import type { Timeframe } from '../../contract/user';
 import { TIMEFRAMES } from '../../contract/user';
 import type { SettingsPatch } from '../types';
@@ -55,8 +56,12 @@ export type PairsEvent =
   | { type: 'pairs.pairsReceived'; pairs: Pair[] }
   | { type: 'pairs.ratesReceived'; rates: Rate[] }
   | { type: 'pairs.priceUpdated'; pairCode: string; price: number }
+  /** pair_status: a pair's quotes became delayed (trading paused) or live again. */
+  | { type: 'pairs.statusReceived'; pairCode: string; quotes: QuoteState }
   | { type: 'pairs.pairSelected'; pairCode: string }
-  | { type: 'pairs.timeframeSelected'; timeframe: Timeframe };
+  | { type: 'pairs.timeframeSelected'; timeframe: Timeframe }
+  /** The next (+1) or previous (-1) active pair in the list's order, wrapping (keyboard trading). */
+  | { type: 'pairs.pairStepped'; step: 1 | -1 };
 
 export interface SelectPairPayload {
   pair_code: string;
@@ -93,6 +98,14 @@ export function resolveSelection(pairs: readonly Pair[], currentPair: string | n
   return { pairCode: pair.pair_code, timeframe };
 }
 
+/** The pair `step` places after (or before) the current one in the list, wrapping; null without pairs. */
+export function steppedPair(pairs: readonly Pair[], currentPair: string | null, step: 1 | -1): string | null {
+  if (pairs.length === 0) return null;
+  const index = pairs.findIndex((p) => p.pair_code === currentPair);
+  const next = index < 0 ? 0 : (index + step + pairs.length) % pairs.length;
+  return pairs[next]?.pair_code ?? null;
+}
+
 /** The current pair's full record, or null. */
 export function selectCurrentPair(context: PairsContext): Pair | null {
   return context.pairs.find((p) => p.pair_code === context.currentPair) ?? null;
@@ -116,6 +129,7 @@ export const pairsMachine = setup({
       assertEvent(event, 'pairs.pairSelected');
       return event.pairCode !== context.currentPair && context.pairs.some((p) => p.pair_code === event.pairCode);
     },
+    hasOtherPair: ({ context }) => context.pairs.some((p) => p.pair_code !== context.currentPair),
     isOtherOfferedTimeframe: ({ context, event }) => {
       assertEvent(event, 'pairs.timeframeSelected');
       const pair = selectCurrentPair(context);
@@ -133,6 +147,10 @@ export const pairsMachine = setup({
       for (const rate of event.rates) rates[rate.pair_code] = rate.current_price;
       return { rates };
     }),
+    assignQuoteState: assign(({ context, event }) => {
+      assertEvent(event, 'pairs.statusReceived');
+      return { pairs: context.pairs.map((p) => (p.pair_code === event.pairCode ? { ...p, quotes: event.quotes } : p)) };
+    }),
     assignPrice: assign(({ context, event }) => {
       assertEvent(event, 'pairs.priceUpdated');
       return { rates: { ...context.rates, [event.pairCode]: event.price } };
@@ -148,6 +166,11 @@ export const pairsMachine = setup({
     assignPair: assign(({ context, event }) => {
       assertEvent(event, 'pairs.pairSelected');
       const resolved = resolveSelection(context.pairs, event.pairCode, context.currentTimeframe);
+      return resolved ? { currentPair: resolved.pairCode, currentTimeframe: resolved.timeframe } : {};
+    }),
+    assignSteppedPair: assign(({ context, event }) => {
+      assertEvent(event, 'pairs.pairStepped');
+      const resolved = resolveSelection(context.pairs, steppedPair(context.pairs, context.currentPair, event.step), context.currentTimeframe);
       return resolved ? { currentPair: resolved.pairCode, currentTimeframe: resolved.timeframe } : {};
     }),
     assignTimeframe: assign(({ event }) => {
@@ -196,6 +219,7 @@ export const pairsMachine = setup({
     'pairs.pairsReceived': { actions: 'assignPairs' },
     'pairs.ratesReceived': { actions: 'assignRates' },
     'pairs.priceUpdated': { actions: 'assignPrice' },
+    'pairs.statusReceived': { actions: 'assignQuoteState' },
   },
   states: {
     loggedOut: {
@@ -229,6 +253,7 @@ export const pairsMachine = setup({
           on: {
             'pairs.pairSelected': { guard: 'isOtherActivePair', actions: ['assignPair', 'saveSelection', 'subscribeSelection'] },
             'pairs.timeframeSelected': { guard: 'isOtherOfferedTimeframe', actions: ['assignTimeframe', 'saveSelection', 'subscribeSelection'] },
+            'pairs.pairStepped': { guard: 'hasOtherPair', actions: ['assignSteppedPair', 'saveSelection', 'subscribeSelection'] },
             'pairs.pairsReceived': { target: 'choosing', description: 'The current pair may have been switched off.', actions: 'assignPairs' },
           },
         },

@@ -394,6 +394,8 @@ describe('app wiring of the trading actors', () => {
       rates: [{ pair_code: 'EURUSD', current_price: 1.1 }],
     });
     expect(SOCKET_ROUTES.price_update[0].toEvent({ pair_code: 'EURUSD', price: 1.2, time: 5 })).toEqual({ type: 'pairs.priceUpdated', pairCode: 'EURUSD', price: 1.2 });
+    expect(SOCKET_ROUTES.pair_status[0].toEvent({ pair_code: 'BTCUSD', quotes: 'delayed' })).toEqual({ type: 'pairs.statusReceived', pairCode: 'BTCUSD', quotes: 'delayed' });
+    expect(SOCKET_ROUTES.pair_status[0].toEvent({ pair_code: 'BTCUSD', quotes: 'frozen' })).toBeNull();
     expect(SOCKET_ROUTES.new_price[0].toEvent({ pair_code: 'EURUSD', open: 1, high: 2, low: 0.5, close: 1.5, time: 60, timeframe: '1m' })).toEqual({
       type: 'chart.candleUpdated',
       candle: { pair_code: 'EURUSD', timeframe: '1m', timestamp: 60, open: 1, high: 2, low: 0.5, close: 1.5, volume: 0 },

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { activePairs, pairsMachine, resolveSelection, selectCurrentPair } from '../../machines/pairs/pairs.machine';
+import { activePairs, pairsMachine, resolveSelection, selectCurrentPair, steppedPair } from '../../machines/pairs/pairs.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { AAPL, BTCUSD, EURUSD, USDTRY } from './trading-fixtures';
 
@@ -22,6 +22,9 @@ const events: AnyEventObject[] = [
   { type: 'pairs.pairSelected', pairCode: 'USDTRY' },
   { type: 'pairs.timeframeSelected', timeframe: '5s' },
   { type: 'pairs.timeframeSelected', timeframe: '1h' },
+  { type: 'pairs.pairStepped', step: 1 },
+  { type: 'pairs.pairStepped', step: -1 },
+  { type: 'pairs.statusReceived', pairCode: 'BTCUSD', quotes: 'delayed' },
 ];
 
 const model: PathModel = {
@@ -51,6 +54,13 @@ describe('default pair rule (spec section 4)', () => {
   ];
   it.each(cases)('%s', (_, pair, timeframe, expected) => {
     expect(resolveSelection(pairs, pair, timeframe)).toEqual(expected);
+  });
+  it('steps to the next / previous pair in list order, wrapping (keyboard trading)', () => {
+    expect(steppedPair(pairs, 'EURUSD', 1)).toBe('BTCUSD');
+    expect(steppedPair(pairs, 'AAPL', 1)).toBe('EURUSD');
+    expect(steppedPair(pairs, 'EURUSD', -1)).toBe('AAPL');
+    expect(steppedPair(pairs, 'GONE', 1)).toBe('EURUSD');
+    expect(steppedPair([], 'EURUSD', 1)).toBeNull();
   });
   it('keeps only active pairs: active unless is_active is false', () => {
     expect(activePairs([EURUSD, USDTRY, AAPL]).map((p) => p.pair_code)).toEqual(['EURUSD', 'AAPL']);
@@ -98,6 +108,18 @@ describe('pairs behaviour', () => {
       { type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: 'BTCUSD', timeframe: '1h' } },
     ]);
     expect(actor.system.get('chart').getSnapshot().context).toMatchObject({ pairCode: 'BTCUSD', timeframe: '1h' });
+  });
+
+  it('marks a pair delayed and live again from pair_status, in any state, keeping the other pairs', () => {
+    const { actor } = startUnderParent(pairsMachine);
+    actor.send({ type: 'pairs.sessionStarted', currentPair: 'BTCUSD', currentTimeframe: '1m' });
+    actor.send({ type: 'pairs.pairsReceived', pairs: [EURUSD, BTCUSD] });
+    actor.send({ type: 'pairs.statusReceived', pairCode: 'BTCUSD', quotes: 'delayed' });
+    expect(selectCurrentPair(actor.getSnapshot().context)?.quotes).toBe('delayed');
+    expect(actor.getSnapshot().context.pairs[0]).toBe(EURUSD);
+    actor.send({ type: 'pairs.statusReceived', pairCode: 'BTCUSD', quotes: 'live' });
+    expect(selectCurrentPair(actor.getSnapshot().context)?.quotes).toBe('live');
+    expect(actor.getSnapshot().context.currentPair).toBe('BTCUSD');
   });
 
   it('moves off a pair that was switched off and keeps prices whatever the session', () => {

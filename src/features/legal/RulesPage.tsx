@@ -10,6 +10,7 @@ export const RULES_SECTIONS = [
   'accounts',
   'demo_real',
   'trading',
+  'prices',
   'early_close',
   'deposits_withdrawals',
   'prohibited',

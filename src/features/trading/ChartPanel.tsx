@@ -20,6 +20,8 @@ import { CandleChart, type EntryLine } from './CandleChart';
 import { useChartActor, useOrdersActor, usePairsActor } from './hooks';
 import { MODAL_IDS } from '../../app/modal-registry';
 import { logoSrc } from './pair-logo';
+import './market-facts.css';
+import { ChartLegend, ChartTools, DrawingHint, useChartSetup } from './chart/ChartTools';
 
 export function PairButton({ pair, compact = false }: { pair: Pair | null; compact?: boolean }) {
   const t = useT();
@@ -97,6 +99,14 @@ export function ChartPanel() {
   const seriesKey = useSelector(chart, (s) => `${s.context.pairCode ?? ''}:${s.context.timeframe ?? ''}`);
   const error = useSelector(chart, (s) => s.context.error);
   const open = useSelector(orders, (s) => s.context.open);
+  const chartSetup = useChartSetup(pair?.pair_code ?? null);
+  const pairCode = pair?.pair_code ?? null;
+  const onPointPicked = useCallback(
+    (point: { time: number; price: number }) => {
+      if (pairCode) chartSetup.actor.send({ type: 'drawing.pointPicked', pairCode, point });
+    },
+    [chartSetup.actor, pairCode],
+  );
 
   const stale = status === 'stale' || connection === 'reconnecting' || connection === 'offline';
   const precision = pair?.precision ?? 5;
@@ -142,6 +152,11 @@ export function ChartPanel() {
       </h2>
       <div className="chart-toolbar">
         <PairButton pair={pair} />
+        {pair?.simulated ? (
+          <span className="simulated-chip" title={t('trading.simulated_title')}>
+            {t('trading.simulated')}
+          </span>
+        ) : null}
         <TimeframeSwitch pair={pair} value={timeframe} />
         <div className="chart-price" aria-hidden={lastPrice === undefined || undefined}>
           {lastPrice !== undefined ? <PriceText value={lastPrice} precision={precision} stale={stale} showDirection /> : <Skeleton width={88} height={20} />}
@@ -156,6 +171,7 @@ export function ChartPanel() {
           ) : null}
         </div>
       </div>
+      <ChartTools pairCode={pairCode} disabled={!pair} />
       <p className="visually-hidden" data-testid="chart-text">
         {description}
       </p>
@@ -168,7 +184,14 @@ export function ChartPanel() {
           formatPrice={formatPrice}
           lines={lines}
           seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
+          chartType={chartSetup.setup.type}
+          studies={chartSetup.setup.studies}
+          drawings={chartSetup.setup.drawings}
+          pendingPoint={chartSetup.pending}
+          onPointPicked={chartSetup.placing ? onPointPicked : null}
         />
+        <ChartLegend pairCode={pairCode} precision={precision} />
+        <DrawingHint pairCode={pairCode} lastPrice={lastPrice} />
         {status === 'loading' || status === 'idle' ? (
           <div className="chart-overlay chart-skeleton" aria-hidden="true">
             <Skeleton width="100%" height="100%" />
@@ -178,6 +201,12 @@ export function ChartPanel() {
           <div className="chart-overlay">
             <EmptyState icon="warning" title={t('trading.chart_failed')} hint={error ?? t('trading.chart_failed_hint')} compact />
           </div>
+        ) : null}
+        {pair?.quotes === 'delayed' ? (
+          <p className="quotes-delayed-note" role="status">
+            <Icon name="clock" size={14} />
+            {t('trading.quotes_delayed')}
+          </p>
         ) : null}
         {stale && status !== 'failed' ? (
           <p className="chart-stale-note" role="status">

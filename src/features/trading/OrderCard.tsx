@@ -15,6 +15,7 @@ import { liveEstimate } from '../../../machines/orders/orders.machine';
 import { DateTime, Icon, IconButton, Money, PriceText } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { outcomeIfEndedNow } from './order-outcome';
+import { ReceiptButton } from './ReceiptDialog';
 
 export interface OrderCardProps {
   order: Order;
@@ -184,6 +185,11 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
                 </>
               )}
             </dl>
+        ) : null}
+        {expanded ? (
+          <div className="order-receipt-action">
+            <ReceiptButton order={order} />
+          </div>
         ) : null}
       </div>
     </li>

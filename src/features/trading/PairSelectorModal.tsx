@@ -17,6 +17,7 @@ import type { ModalComponentProps } from '../../app/modal-host';
 import { usePairsActor } from './hooks';
 import { logoSrc } from './pair-logo';
 import './trading.css';
+import './market-facts.css';
 
 export type CategoryTab = 'all' | PairCategory;
 /** A touch screen without a fine pointer: focusing a text box there opens the on-screen keyboard. */
@@ -98,7 +99,7 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
                 aria-current={isCurrent || undefined}
                 ref={isCurrent ? currentOption : undefined}
                 onClick={() => choose(pair.pair_code)}
-                aria-label={t('trading.pair_selector.option', {
+                aria-label={t(pair.simulated ? 'trading.pair_selector.option_simulated' : 'trading.pair_selector.option', {
                   pair: pair.pair_human_code,
                   category: t(`trading.categories.${pair.category}`),
                   payout: format.percent(pair.payout_rate),
@@ -107,7 +108,10 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
                 <img className="pair-logo" src={logoSrc(pair)} alt="" width={28} height={28} loading="lazy" />
                 <span className="pair-option-names">
                   <span className="pair-option-name">{pair.pair_human_code}</span>
-                  <span className="pair-option-category">{t(`trading.categories.${pair.category}`)}</span>
+                  <span className="pair-option-category">
+                    {t(`trading.categories.${pair.category}`)}
+                    {pair.simulated ? <span className="simulated-chip" title={t('trading.simulated_title')}>{t('trading.simulated')}</span> : null}
+                  </span>
                 </span>
                 <span className="pair-option-price">{price !== undefined ? <PriceText value={price} precision={pair.precision} stale={stale} /> : '—'}</span>
                 <span className="pair-option-payout tabular">{format.percent(pair.payout_rate)}</span>

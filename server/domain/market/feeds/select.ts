@@ -47,3 +47,11 @@ export function buildFeed(setup: FeedSetup): PriceFeed {
     { feed: simulator(rest), pairs: rest.map((p) => p.pair_code), simulated: true },
   ]);
 }
+
+/** The start-up banner's line about where prices come from (main.ts). */
+export function marketBannerLine(config: Pick<Config, 'marketFeed' | 'binanceWsUrl'>): string {
+  if (config.marketFeed === 'binance') {
+    return `  Prices: crypto pairs from Binance spot trades (${config.binanceWsUrl}); all other pairs SIMULATED (labelled on screen)`;
+  }
+  return '  Prices: SIMULATED for every pair (embedded simulator; labelled on screen). MARKET_FEED=binance quotes crypto from Binance';
+}
