@@ -20,7 +20,8 @@
  * retry the request, so a retry never places a second order). Clicks while placing are ignored.
  * Success: a toast with pair, direction, amount and expiry time, and the parent hears
  * `order.placed {order}` (the orders list refreshes). Failure: an error toast with the server's
- * text, or `trading.failed_to_create_order`.
+ * text, or `trading.failed_to_create_order`; except the pair's risk limit (OrderErrorText.riskLimit),
+ * which is a reason about this bet: `problem` {field: 'risk'}, shown in the panel's slot.
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import { findCurrency } from '../../contract/currencies';
@@ -28,6 +29,7 @@ import { toMinor } from '../../contract/money';
 import {
   maxBetMinor,
   minBetMinor,
+  OrderErrorText,
   ORDER_MAX_EXPIRY_SECONDS,
   ORDER_MIN_EXPIRY_SECONDS,
   type Order,
@@ -39,9 +41,13 @@ import { errorText, type MessageParams, type MoneyParam, type ToastRequest } fro
 
 export type ExpiryUnit = 'seconds' | 'minutes';
 
+/** The locale key of the server's risk-limit refusal (src/i18n/server-texts.ts catalogue `orders`). */
+export const RISK_LIMIT_KEY = 'server_texts.orders.risk_limit';
+
 /** Why a click cannot place an order: a locale key, its parameters and the field it is about. */
 export interface BetProblem {
-  field: 'session' | 'pair' | 'amount' | 'expiry';
+  /** `risk`: the server refused the order for its pair's risk limit (docs/money.md); shown in the slot like the others. */
+  field: 'session' | 'pair' | 'amount' | 'expiry' | 'risk';
   key: string;
   params?: MessageParams;
 }
@@ -203,6 +209,7 @@ export const orderPlacementMachine = setup({
       assertEvent(event, 'orderPlacement.placeRequested');
       return betProblem(context, event.setup) !== null;
     },
+    isRiskRefusal: (_, params: { message: string | null }) => params.message === OrderErrorText.riskLimit,
   },
   actions: {
     assignAmount: assign(({ event }) => {
@@ -225,6 +232,7 @@ export const orderPlacementMachine = setup({
       assertEvent(event, 'orderPlacement.placeRequested');
       return { direction: event.direction, problem: null };
     }),
+    assignRiskProblem: assign({ problem: (): BetProblem => ({ field: 'risk', key: RISK_LIMIT_KEY }) }),
     finishPlacing: assign((_, params: { order: Order | null }) => ({ direction: null, lastOrder: params.order ?? null })),
     toastOpened: sendParent((_, params: { order: Order }): OrderPlacementParentEvent => ({ type: 'toast.requested', toast: orderOpenedToast(params.order) })),
     notifyPlaced: sendParent((_, params: { order: Order }): OrderPlacementParentEvent => ({ type: 'order.placed', order: params.order })),
@@ -280,13 +288,21 @@ export const orderPlacementMachine = setup({
             { type: 'notifyPlaced', params: ({ event }) => ({ order: event.output }) },
           ],
         },
-        onError: {
-          target: 'ready',
-          actions: [
-            { type: 'finishPlacing', params: ({ context }) => ({ order: context.lastOrder }) },
-            { type: 'toastFailed', params: ({ event }) => ({ message: errorText(event.error) }) },
-          ],
-        },
+        onError: [
+          {
+            guard: { type: 'isRiskRefusal', params: ({ event }) => ({ message: errorText(event.error) }) },
+            description: "The pair's risk limit refused the order: the reason goes in the panel's slot, not a toast.",
+            target: 'ready',
+            actions: [{ type: 'finishPlacing', params: ({ context }) => ({ order: context.lastOrder }) }, 'assignRiskProblem'],
+          },
+          {
+            target: 'ready',
+            actions: [
+              { type: 'finishPlacing', params: ({ context }) => ({ order: context.lastOrder }) },
+              { type: 'toastFailed', params: ({ event }) => ({ message: errorText(event.error) }) },
+            ],
+          },
+        ],
       },
     },
   },

@@ -40,6 +40,8 @@ const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.createOrder', output: opened },
   { type: 'xstate.error.actor.createOrder', error: { message: 'Insufficient balance' } },
   { type: 'xstate.error.actor.createOrder', error: null },
+  // The pair's risk limit: shown in the panel's slot, no toast.
+  { type: 'xstate.error.actor.createOrder', error: { message: "This order would exceed the house's risk limit for this pair. Try a smaller amount or the other direction" } },
 ];
 
 const model: PathModel = {
