@@ -274,6 +274,23 @@ describe('payouts', () => {
     expect(await balance(server, u.userId, 'USD', 'real_hold')).toBe(0);
   });
 
+  it('a payout call without an answer keeps the hold for the operator (outcome unknown)', async () => {
+    const u = await newUser(server);
+    await fundReal(server, u, 100);
+    emu.failNext('payout', 'hang');
+    const r = await withdraw(u, 15);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const row = await txRow(server, r.body.data.transaction_id);
+    expect(row.status).toBe('processing');
+    expect(row.error_message).toMatch(/did not confirm the payout in time/);
+    expect(await balance(server, u.userId, 'USD', 'real_hold')).toBe(1500);
+    // The operator checked OxaPay's history: nothing was sent; rejecting releases the hold.
+    const outcome = await payments(server).reject(row.id, 'Not sent by OxaPay');
+    expect(outcome.changed).toBe(true);
+    expect(await balance(server, u.userId, 'USD', 'real_hold')).toBe(0);
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(10000);
+  });
+
   it('a lost payout webhook: the reconciliation finishes the payout', async () => {
     const u = await newUser(server);
     await fundReal(server, u, 100);

@@ -12,9 +12,9 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DepositResultSchema, PaymentMethodsResultSchema, TransactionListResultSchema } from '../../contract/payments';
-import type { TestServer } from '../support/server';
+import { nextEvent, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
-import { deposit, fundReal, newUser, startMoneyServer } from './payments-support';
+import { deposit, fundReal, newUser, startMoneyServer, userSocket } from './payments-support';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -32,6 +32,11 @@ describe('sandbox flag from the server', () => {
     const methods = v.parse(PaymentMethodsResultSchema, r.body.data).payment_systems;
     const flags = Object.fromEntries(methods.map((m) => [m.id, m.sandbox]));
     expect(flags).toEqual({ card_visa_mastercard: false, bank_transfer_sepa: false, usdt_trc20: true, btc: true, oxapay_crypto: true });
+    const s = await userSocket(server, u.token);
+    const answer = nextEvent(s, 'init_payment_systems');
+    s.emit('get_payment_methods');
+    const viaSocket = v.parse(PaymentMethodsResultSchema, await answer).payment_systems;
+    expect(Object.fromEntries(viaSocket.map((m) => [m.id, m.sandbox]))).toEqual(flags);
   });
 
   it('marks a deposit made through a sandbox method, in the answer and in the transaction rows', async () => {
