@@ -42,6 +42,38 @@ export const RESET_CODE_LENGTH = 6;
 /** Opaque tokens (refresh, reset, verification, admin) are 43 characters; leave room, refuse megabytes. */
 export const OPAQUE_TOKEN_MAX = 512;
 
+/**
+ * The registration fields' messages (the server answers them in English; the SPA validates
+ * with the same schemas and shows each through its locale key, mapped once in
+ * src/i18n/server-texts.ts).
+ */
+export const FieldText = {
+  usernameRequired: 'Username is required',
+  usernameMinLength: `Username must be at least ${USERNAME_MIN} characters`,
+  usernameMaxLength: `Username must be at most ${USERNAME_MAX} characters`,
+  usernameChars: 'Username may contain only English letters and digits',
+  emailRequired: 'Email is required',
+  emailMaxLength: `Email must be at most ${EMAIL_MAX} characters`,
+  emailInvalid: 'Please enter a valid email',
+  passwordRequired: 'Password is required',
+  passwordMinLength: `Password must be at least ${PASSWORD_MIN} characters`,
+  passwordMaxLength: `Password must be at most ${PASSWORD_MAX} characters`,
+  passwordNoSpaces: 'Password must not contain spaces',
+  passwordLowercase: 'Password must contain at least one lowercase letter',
+  passwordUppercase: 'Password must contain at least one uppercase letter',
+  passwordDigit: 'Password must contain at least one number',
+  passwordSpecial: 'Password must contain at least one special character',
+  passwordConfirmationRequired: 'Password confirmation is required',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  firstNameMaxLength: `First name must be at most ${NAME_MAX} characters`,
+  lastNameMaxLength: `Last name must be at most ${NAME_MAX} characters`,
+  phoneRequired: 'Phone is required',
+  phoneInvalid: 'Please enter a valid phone number',
+  currencyRequired: 'Currency is required',
+  currencyUnknown: 'Unknown currency',
+} as const;
+
 // ---- field schemas --------------------------------------------------------------------------
 
 /** A required text field: missing or null says "<Label> is required", another type says it must be text. */
@@ -63,31 +95,31 @@ const requiredFields =
 export const UsernameSchema = v.pipe(
   text('Username'),
   v.trim(),
-  v.minLength(1, 'Username is required'),
-  v.maxLength(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`),
-  v.minLength(USERNAME_MIN, `Username must be at least ${USERNAME_MIN} characters`),
-  v.regex(/^[A-Za-z0-9]+$/, 'Username may contain only English letters and digits'),
+  v.minLength(1, FieldText.usernameRequired),
+  v.maxLength(USERNAME_MAX, FieldText.usernameMaxLength),
+  v.minLength(USERNAME_MIN, FieldText.usernameMinLength),
+  v.regex(/^[A-Za-z0-9]+$/, FieldText.usernameChars),
 );
 
 export const EmailSchema = v.pipe(
   text('Email'),
   v.trim(),
-  v.minLength(1, 'Email is required'),
-  v.maxLength(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`),
-  v.email('Please enter a valid email'),
+  v.minLength(1, FieldText.emailRequired),
+  v.maxLength(EMAIL_MAX, FieldText.emailMaxLength),
+  v.email(FieldText.emailInvalid),
 );
 
 /** The registration password rules (spec section 5); also the rules of a reset's new password. */
 export const PasswordSchema = v.pipe(
   text('Password'),
-  v.minLength(1, 'Password is required'),
-  v.maxLength(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
-  v.minLength(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
-  v.regex(/^\S+$/, 'Password must not contain spaces'),
-  v.regex(/[a-z]/, 'Password must contain at least one lowercase letter'),
-  v.regex(/[A-Z]/, 'Password must contain at least one uppercase letter'),
-  v.regex(/[0-9]/, 'Password must contain at least one number'),
-  v.regex(/[^A-Za-z0-9\s]/, 'Password must contain at least one special character'),
+  v.minLength(1, FieldText.passwordRequired),
+  v.maxLength(PASSWORD_MAX, FieldText.passwordMaxLength),
+  v.minLength(PASSWORD_MIN, FieldText.passwordMinLength),
+  v.regex(/^\S+$/, FieldText.passwordNoSpaces),
+  v.regex(/[a-z]/, FieldText.passwordLowercase),
+  v.regex(/[A-Z]/, FieldText.passwordUppercase),
+  v.regex(/[0-9]/, FieldText.passwordDigit),
+  v.regex(/[^A-Za-z0-9\s]/, FieldText.passwordSpecial),
 );
 
 const nameSchema = (label: string) =>
@@ -97,6 +129,9 @@ const nameSchema = (label: string) =>
     v.minLength(1, `${label} is required`),
     v.maxLength(NAME_MAX, `${label} must be at most ${NAME_MAX} characters`),
   );
+/** Messages: FieldText.firstNameRequired / firstNameMaxLength (the label makes them). */
+export const FirstNameSchema = nameSchema('First name');
+export const LastNameSchema = nameSchema('Last name');
 
 /**
  * E.164-ish: an optional leading +, then 7 to 15 digits; spaces, dashes, dots and parentheses
@@ -105,20 +140,20 @@ const nameSchema = (label: string) =>
 export const PhoneSchema = v.pipe(
   text('Phone'),
   v.trim(),
-  v.minLength(1, 'Phone is required'),
-  v.maxLength(PHONE_INPUT_MAX, 'Please enter a valid phone number'),
-  v.regex(/^\+?[0-9\s\-().]+$/, 'Please enter a valid phone number'),
+  v.minLength(1, FieldText.phoneRequired),
+  v.maxLength(PHONE_INPUT_MAX, FieldText.phoneInvalid),
+  v.regex(/^\+?[0-9\s\-().]+$/, FieldText.phoneInvalid),
   v.transform((s) => s.replace(/[\s\-().]/g, '')),
-  v.regex(/^\+?[0-9]{7,15}$/, 'Please enter a valid phone number'),
+  v.regex(/^\+?[0-9]{7,15}$/, FieldText.phoneInvalid),
 );
 
 export const RegistrationCurrencySchema = v.pipe(
   text('Currency'),
   v.trim(),
-  v.minLength(1, 'Currency is required'),
-  v.maxLength(8, 'Unknown currency'),
+  v.minLength(1, FieldText.currencyRequired),
+  v.maxLength(8, FieldText.currencyUnknown),
   v.toUpperCase(),
-  v.check((c) => findCurrency(c) !== undefined, 'Unknown currency'),
+  v.check((c) => findCurrency(c) !== undefined, FieldText.currencyUnknown),
 );
 
 export const TermsSchema = v.literal(true, AuthText.termsRequired);
@@ -148,8 +183,8 @@ const step1Entries = {
   password_confirmation: v.pipe(text('Password confirmation'), v.maxLength(PASSWORD_MAX, 'Passwords do not match')),
 };
 const step2Entries = {
-  first_name: nameSchema('First name'),
-  last_name: nameSchema('Last name'),
+  first_name: FirstNameSchema,
+  last_name: LastNameSchema,
   phone: PhoneSchema,
 };
 const step3Entries = {

@@ -13,10 +13,11 @@
  */
 import { assertEvent, assign, sendParent, setup } from 'xstate';
 import { GET_PAYMENT_METHODS_EVENT, type PaymentMethod } from '../../contract/payments';
+import { PAYMENT_METHODS_LOADING_TIMEOUT_MS } from '../../contract/socket';
 import type { SocketEmitEvent } from '../socket/socket.machine';
 
 /** Spec section 9: the loading flag is cleared after 10 s if nothing arrives. */
-export const PAYMENT_METHODS_TIMEOUT_MS = 10_000;
+export const PAYMENT_METHODS_TIMEOUT_MS = PAYMENT_METHODS_LOADING_TIMEOUT_MS;
 
 export interface PaymentMethodsContext {
   methods: PaymentMethod[];

@@ -16,6 +16,7 @@ import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import { FieldErrorSchema, type FieldError } from '../../contract/envelope';
 import { issuesToFieldErrors } from '../../contract/validation';
 import type { Language } from '../../contract/user';
+import { TRACKING_FIELDS, type TrackingField } from '../../contract/auth';
 import { errorMessage, type AuthSession } from '../types';
 import {
   AccountSettingsSchema,
@@ -27,27 +28,6 @@ import {
   type RegistrationDraft,
 } from './registration.schemas';
 
-/** Tracking fields taken from the page address and the browser (spec section 3). */
-export const TRACKING_FIELDS = [
-  'source',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'partner_id',
-  'affiliate_id',
-  'sub1',
-  'sub2',
-  'sub3',
-  'sub4',
-  'sub5',
-  'click_id',
-  'external_id',
-  'referrer',
-  'landing_url',
-  'user_agent',
-] as const;
 
 export interface RegistrationInput {
   tracking?: Record<string, string>;
@@ -59,7 +39,7 @@ export type RegisterPayload = BasicInfoValues &
   PersonalDetailsValues &
   AccountSettingsValues & {
     language?: Language;
-  } & Partial<Record<(typeof TRACKING_FIELDS)[number], string>>;
+  } & Partial<Record<TrackingField, string>>;
 
 export interface RegisterInput {
   payload: RegisterPayload;
@@ -108,8 +88,8 @@ export function isBasicInfoFailure(error: unknown): boolean {
   return serverFieldErrors(error).some((d) => d.field === 'username' || d.field === 'email');
 }
 
-function onlyTracking(tracking: Record<string, string>): Partial<Record<(typeof TRACKING_FIELDS)[number], string>> {
-  const picked: Partial<Record<(typeof TRACKING_FIELDS)[number], string>> = {};
+function onlyTracking(tracking: Record<string, string>): Partial<Record<TrackingField, string>> {
+  const picked: Partial<Record<TrackingField, string>> = {};
   for (const field of TRACKING_FIELDS) {
     const value = tracking[field];
     if (typeof value === 'string' && value !== '') picked[field] = value.slice(0, 2048);
@@ -158,8 +138,10 @@ export const registrationMachine = setup({
     }),
     assignPersonalDetails: assign(({ context, event }) => {
       assertEvent(event, 'registration.stepSubmitted');
-      const personalDetails = v.parse(PersonalDetailsSchema, event.values);
-      return { values: { ...context.values, personalDetails }, fieldErrors: [], error: null };
+      // Kept as typed (Back shows it again); the payload carries the contract's normalised phone.
+      const { first_name, last_name } = v.parse(PersonalDetailsSchema, event.values);
+      const phone = String(event.values.phone).trim();
+      return { values: { ...context.values, personalDetails: { first_name, last_name, phone } }, fieldErrors: [], error: null };
     }),
     assignAccountSettings: assign(({ context, event }) => {
       assertEvent(event, 'registration.stepSubmitted');

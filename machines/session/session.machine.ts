@@ -25,6 +25,7 @@
 import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
 import { mergeChartSetups, mergeChartSetupsUpdates } from '../../contract/chart';
 import type { BalanceType, FrontSettings, Timeframe, User } from '../../contract/user';
+import { isNoVerdict } from '../retry-policy';
 import {
   errorMessage,
   errorText,
@@ -115,9 +116,7 @@ export function sessionReconnectDelay(attempt: number): number {
  * answer and ends the session.
  */
 export function isServerUnreachable(error: unknown): boolean {
-  const status: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'status') : undefined;
-  if (typeof status !== 'number') return false;
-  return status === 0 || status === 408 || status === 429 || status >= 500;
+  return isNoVerdict(error);
 }
 
 const LOGIN_FALLBACK = 'Invalid credentials';

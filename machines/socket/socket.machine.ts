@@ -15,6 +15,7 @@
  */
 import { assertEvent, assign, enqueueActions, fromCallback, sendParent, sendTo, setup } from 'xstate';
 import type { SocketMessage } from '../types';
+import { SOCKET_BACKOFF_BASE_MS, SOCKET_BACKOFF_CAP_MS, SOCKET_MAX_RECONNECTS, SOCKET_PING_INTERVAL_MS, SOCKET_USERDATA_DELAY_MS } from '../../contract/socket';
 
 /** Events the connection actor accepts from the machine. */
 export interface SocketEmitEvent {
@@ -56,13 +57,12 @@ export interface SocketParentEvent extends SocketMessage {
   type: 'socket.messageReceived';
 }
 
-export const SOCKET_MAX_ATTEMPTS = 5;
-const BACKOFF_BASE_MS = 1_000;
-const BACKOFF_CAP_MS = 30_000;
+/** Reconnect attempts before the connection is given up (spec section 9, contract/socket.ts). */
+export const SOCKET_MAX_ATTEMPTS = SOCKET_MAX_RECONNECTS;
 
 /** Wait before reconnect attempt `attempt` (1-based): 1 s, 2 s, 4 s, ... capped at 30 s. */
 export function reconnectDelayFor(attempt: number): number {
-  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1), BACKOFF_CAP_MS);
+  return Math.min(SOCKET_BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1), SOCKET_BACKOFF_CAP_MS);
 }
 
 /** Events remembered as subscriptions and re-sent on every reconnect. */
@@ -91,8 +91,8 @@ export const socketMachine = setup({
     }),
   },
   delays: {
-    userdataDelay: 100,
-    pingInterval: 30_000,
+    userdataDelay: SOCKET_USERDATA_DELAY_MS,
+    pingInterval: SOCKET_PING_INTERVAL_MS,
     reconnectDelay: ({ context }) => reconnectDelayFor(context.attempt),
   },
   guards: {

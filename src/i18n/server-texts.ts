@@ -10,7 +10,7 @@
  * three languages, so a new server text cannot ship untranslated).
  */
 import { ErrorText } from '../../contract/envelope';
-import { AuthText } from '../../contract/auth';
+import { AuthText, FieldText } from '../../contract/auth';
 import { ProfileText } from '../../contract/profile';
 import { OrderErrorText } from '../../contract/orders';
 import { PaymentErrorText, PaymentMethodName, ProcessingTimeText } from '../../contract/payments';
@@ -43,10 +43,47 @@ function buildIndex(): Map<string, string> {
   return index;
 }
 
+/**
+ * The registration field messages (contract/auth.ts FieldText, used by the server and by the
+ * SPA's forms alike) -> the form validation keys. Typed over every FieldText name, so a new
+ * message cannot ship without its key.
+ */
+export const FIELD_TEXT_KEYS: Record<keyof typeof FieldText, string> = {
+  usernameRequired: 'validation.username_required',
+  usernameMinLength: 'validation.username_min_length',
+  usernameMaxLength: 'validation.username_max_length',
+  usernameChars: 'validation.username_chars',
+  emailRequired: 'validation.email_required',
+  emailMaxLength: 'validation.email_invalid',
+  emailInvalid: 'validation.email_invalid',
+  passwordRequired: 'validation.password_required',
+  passwordMinLength: 'validation.password_min_length',
+  passwordMaxLength: 'validation.password_max_length',
+  passwordNoSpaces: 'validation.password_no_spaces',
+  passwordLowercase: 'validation.password_lowercase',
+  passwordUppercase: 'validation.password_uppercase',
+  passwordDigit: 'validation.password_digit',
+  passwordSpecial: 'validation.password_special',
+  passwordConfirmationRequired: 'validation.password_confirmation_required',
+  firstNameRequired: 'validation.first_name_required',
+  lastNameRequired: 'validation.last_name_required',
+  firstNameMaxLength: 'validation.name_max_length',
+  lastNameMaxLength: 'validation.name_max_length',
+  phoneRequired: 'validation.phone_required',
+  phoneInvalid: 'validation.phone_invalid',
+  currencyRequired: 'validation.currency_required',
+  currencyUnknown: 'validation.currency_required',
+};
+
 /** English text -> locale key. */
 export const SERVER_TEXT_KEYS: ReadonlyMap<string, string> = buildIndex();
 
+const FIELD_TEXT_INDEX: ReadonlyMap<string, string> = new Map(
+  Object.entries(FIELD_TEXT_KEYS).map(([name, key]) => [FieldText[name as keyof typeof FieldText], key]),
+);
+
 /** The locale key of a known server text, or null. */
 export function serverTextKey(text: string): string | null {
-  return SERVER_TEXT_KEYS.get(text.trim()) ?? null;
+  const trimmed = text.trim();
+  return FIELD_TEXT_INDEX.get(trimmed) ?? SERVER_TEXT_KEYS.get(trimmed) ?? null;
 }

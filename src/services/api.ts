@@ -4,44 +4,23 @@
  * checks of spec section 5 and, when the server gives no text, the fallback message of
  * section 8 ("Registration failed", "Failed to get user data", ...). A server text always wins.
  *
- * Request and response types of the auth calls are declared here (the SPA's view of them);
- * contract/auth.ts holds the server's schemas for the same shapes.
+ * Request types are the contract's (contract/auth.ts, contract/profile.ts); every call is built
+ * on the one client helper (api-client.ts).
  */
 import * as v from 'valibot';
-import { CurrencySchema, type Currency } from '../../contract/currencies';
 import { FrontSettingsSchema, UserSchema, type FrontSettings, type User } from '../../contract/user';
-import type { RegisterPayload } from '../../machines/registration/registration.machine';
+import type { ConfirmResetSchema, LoginInput, RegisterInput, ResetPasswordSchema } from '../../contract/auth';
+import type { LoginTwoFactorSchema } from '../../contract/profile';
 import type { ResetDemoOutput } from '../../machines/balance/balance.machine';
 import type { AuthSession, LoginOutcome, RefreshedTokens, SettingsPatch } from '../../machines/types';
-import { ApiError, type HttpClient, type RequestOptions } from './http';
+import type { HttpClient } from './http';
+import { apiClient, checked, field as get, unexpected } from './api-client';
 
-// ---- request and response shapes --------------------------------------------------------------
+// ---- request shapes (the contract's) ----------------------------------------------------------
 
-export interface LoginRequest {
-  username: string;
-  password: string;
-}
-export type RegisterRequest = RegisterPayload;
-export interface TwoFactorRequest {
-  challenge: string;
-  code: string;
-}
-export interface ConfirmResetRequest {
-  email: string;
-  code: string;
-}
-export interface ResetPasswordRequest {
-  token: string;
-  newPassword: string;
-}
-/** data of login / register / 2FA / admin exchange: {token, access_token, refresh_token, expires_in, user}. */
-export interface SessionData {
-  token?: string;
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number;
-  user?: User;
-}
+type TwoFactorRequest = v.InferInput<typeof LoginTwoFactorSchema>;
+type ConfirmResetRequest = v.InferInput<typeof ConfirmResetSchema>;
+type ResetPasswordRequest = v.InferInput<typeof ResetPasswordSchema>;
 
 export const FALLBACK = {
   login: 'Login failed - unexpected response format',
@@ -57,14 +36,9 @@ export const FALLBACK = {
   demoReset: 'Failed to reset demo balance',
   twoFactor: '2FA verification failed',
   adminSession: 'Authentication failed',
-  currencies: 'Request failed',
 } as const;
 
 // ---- helpers ----------------------------------------------------------------------------------
-
-function get(body: unknown, key: string): unknown {
-  return typeof body === 'object' && body !== null ? Reflect.get(body, key) : undefined;
-}
 
 const isSuccess = (body: unknown) => get(body, 'success') === true;
 const hasData = (body: unknown) => {
@@ -80,18 +54,6 @@ function parseUser(value: unknown): User | null {
 function str(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
-
-/** An error without server text gets the call's fallback message; a server text stays. */
-export function withFallback(error: unknown, fallback: string): ApiError {
-  if (error instanceof ApiError) {
-    if (error.serverMessage !== null) return error;
-    return new ApiError(error.status, fallback, { serverMessage: null, details: error.details, body: error.body });
-  }
-  return new ApiError(0, fallback, { serverMessage: null });
-}
-
-/** A 2xx answer that fails the section 5 checks. */
-const unexpected = (fallback: string, body: unknown) => new ApiError(400, fallback, { serverMessage: null, body });
 
 /** A session from `data` holding token or access_token, refresh_token and user. */
 function sessionFromData(data: unknown, requireRefresh: boolean): AuthSession | null {
@@ -123,30 +85,12 @@ export function parseLoginResponse(body: unknown): LoginOutcome {
 // ---- the calls --------------------------------------------------------------------------------
 
 export function createApi(http: HttpClient) {
-  async function call(fallback: string, path: string, options: RequestOptions): Promise<unknown> {
-    try {
-      return await http.request<unknown>(path, options);
-    } catch (error) {
-      throw withFallback(error, fallback);
-    }
-  }
-
-  /** Calls whose answer only needs a success flag (spec section 5). */
-  async function succeed(fallback: string, path: string, options: RequestOptions): Promise<unknown> {
-    const body = await call(fallback, path, options);
-    if (!isSuccess(body)) throw unexpected(fallback, body);
-    return get(body, 'data');
-  }
-
+  const { call, data: succeed } = apiClient(http);
   /** Calls that need success and data (registration, refresh). */
-  async function succeedWithData(fallback: string, path: string, options: RequestOptions): Promise<unknown> {
-    const body = await call(fallback, path, options);
-    if (!isSuccess(body) || !hasData(body)) throw unexpected(fallback, body);
-    return get(body, 'data');
-  }
+  const succeedWithData: typeof succeed = (fallback, path, options) => succeed(fallback, path, options, true);
 
   return {
-    async login(request: LoginRequest): Promise<LoginOutcome> {
+    async login(request: LoginInput): Promise<LoginOutcome> {
       const body = await call(FALLBACK.login, '/api/platform/auth/login', { method: 'POST', body: request, auth: false });
       return parseLoginResponse(body);
     },
@@ -158,7 +102,7 @@ export function createApi(http: HttpClient) {
       return session;
     },
 
-    async register(request: RegisterRequest): Promise<AuthSession> {
+    async register(request: RegisterInput): Promise<AuthSession> {
       const data = await succeedWithData(FALLBACK.register, '/api/platform/auth/register', { method: 'POST', body: request, auth: false });
       const session = sessionFromData(data, false);
       if (!session) throw unexpected(FALLBACK.register, data);
@@ -228,23 +172,12 @@ export function createApi(http: HttpClient) {
 
     async updateFrontSettings(patch: SettingsPatch): Promise<FrontSettings> {
       const data = await succeed(FALLBACK.frontSettings, '/api/v2/profile/front-settings', { method: 'PATCH', body: patch });
-      const parsed = v.safeParse(FrontSettingsSchema, data);
-      if (!parsed.success) throw unexpected(FALLBACK.frontSettings, data);
-      return parsed.output;
+      return checked(FrontSettingsSchema, FALLBACK.frontSettings, data);
     },
 
     async resetDemoBalance(currency: string): Promise<ResetDemoOutput> {
       const data = await succeed(FALLBACK.demoReset, '/api/v2/payments/reset-demo-balance', { method: 'POST', body: { currency } });
-      const parsed = v.safeParse(v.object({ new_balance: v.record(v.string(), v.number()), message: v.optional(v.string()) }), data);
-      if (!parsed.success) throw unexpected(FALLBACK.demoReset, data);
-      return parsed.output;
-    },
-
-    async currencies(): Promise<Currency[]> {
-      const data = await succeed(FALLBACK.currencies, '/api/v2/currencies', { method: 'GET', auth: false });
-      const parsed = v.safeParse(v.array(CurrencySchema), get(data, 'currencies'));
-      if (!parsed.success) throw unexpected(FALLBACK.currencies, data);
-      return parsed.output;
+      return checked(v.object({ new_balance: v.record(v.string(), v.number()), message: v.optional(v.string()) }), FALLBACK.demoReset, data);
     },
   };
 }

@@ -18,6 +18,7 @@
 import { ofetch, type $Fetch } from 'ofetch';
 import * as v from 'valibot';
 import { ErrorText, FieldErrorSchema, type FieldError } from '../../contract/envelope';
+import { isNoVerdictStatus } from '../../machines/retry-policy';
 
 export const API_TIMEOUT_MS = 10_000;
 
@@ -39,11 +40,6 @@ export class ApiError extends Error {
     this.details = extra.details ?? [];
     this.body = extra.body;
   }
-}
-
-/** A status that says the server gave no answer on the request itself: no response, 408, 429 or 5xx. */
-export function isNoVerdict(status: number): boolean {
-  return status === 0 || status === 408 || status === 429 || status >= 500;
 }
 
 /** Error texts that carry a status of their own (spec section 8). */
@@ -223,7 +219,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         } catch (refreshError) {
           // A refresh the server never answered (status 0, 408, 429, 5xx) is no verdict on the
           // session: the caller gets that failure and the session stays.
-          if (refreshError instanceof ApiError && isNoVerdict(refreshError.status)) throw refreshError;
+          if (refreshError instanceof ApiError && isNoVerdictStatus(refreshError.status)) throw refreshError;
           auth?.onUnauthorized();
           throw error;
         }

@@ -18,32 +18,23 @@ import {
   type TransactionListOutput,
 } from '../../machines/transactions/transactions.machine';
 import { paymentMethodsMachine } from '../../machines/payment-methods/payment-methods.machine';
-import { ApiError, type HttpClient } from './http';
+import type { HttpClient } from './http';
 import { createMoneyApi } from './money-api';
+import { retryOnce } from './retry';
+import { RETRY_DELAY_MS } from '../../machines/retry-policy';
 
 export interface MoneyDeps {
   http: HttpClient;
   window: Window | null;
-  /** Pause before a deposit request that got no answer is sent once more (default 500 ms). */
+  /**
+   * Pause before a deposit request that got no verdict is sent once more, unchanged (retryOnce,
+   * machines/retry-policy.ts): it carries its client_request_id, so the server answers a repeat
+   * with the deposit the first try may have created. A refusal is not retried here; the deposit
+   * machine makes Retry a new attempt with a new id then.
+   */
   retryDelayMs?: number;
 }
 
-/**
- * Sends an idempotent request once more, unchanged, when the first try got no answer at all
- * (ApiError status 0: network error or timeout). The deposit carries its client_request_id, so
- * the server answers a repeat with the deposit the first try may have created: a network retry
- * is the same attempt with the same id. A refusal (any HTTP answer) is not retried here; the
- * deposit machine makes Retry a new attempt with a new id then.
- */
-export async function retryUnanswered<T>(request: () => Promise<T>, delayMs: number): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 0) throw error;
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return request();
-  }
-}
 
 /** The export's file name: transactions-YYYY-MM-DD.csv (local date). */
 export function exportFileName(now: Date): string {
@@ -72,12 +63,12 @@ export function downloadBlob(win: Window | null, blob: Blob, fileName: string): 
 
 export function moneyImplementations(deps: MoneyDeps) {
   const money = createMoneyApi(deps.http);
-  const retryDelay = deps.retryDelayMs ?? 500;
+  const retryDelay = deps.retryDelayMs ?? RETRY_DELAY_MS;
   return {
     paymentMethods: paymentMethodsMachine,
     deposit: depositMachine.provide({
       actors: {
-        createDeposit: fromPromise<DepositResult, CreateDepositInput>(({ input }) => retryUnanswered(() => money.createDeposit(input), retryDelay)),
+        createDeposit: fromPromise<DepositResult, CreateDepositInput>(({ input }) => retryOnce(() => money.createDeposit(input), retryDelay)),
         confirmDeposit: fromPromise<DepositConfirmationResult, ConfirmDepositInput>(({ input }) => money.confirmDeposit(input.transactionId)),
       },
     }),

@@ -23,8 +23,8 @@ import {
 import type { CreateDepositInput } from '../../machines/deposit/deposit.machine';
 import type { CreateWithdrawalInput } from '../../machines/withdraw/withdraw.machine';
 import type { TransactionQuery } from '../../machines/transactions/transactions.machine';
-import { ApiError, type HttpClient, type RequestOptions } from './http';
-import { withFallback } from './api';
+import { ApiError, type HttpClient } from './http';
+import { apiClient, checked, field as get, unexpected } from './api-client';
 
 export const MONEY_FALLBACK = {
   createDeposit: 'Failed to create deposit',
@@ -32,13 +32,6 @@ export const MONEY_FALLBACK = {
   createWithdrawal: 'Failed to create withdrawal',
   transactions: 'Failed to get transactions',
 } as const;
-
-function get(body: unknown, key: string): unknown {
-  return typeof body === 'object' && body !== null ? Reflect.get(body, key) : undefined;
-}
-
-/** A 2xx answer that fails the section 5 checks or the contract's shape. */
-const unexpected = (fallback: string, body: unknown) => new ApiError(400, fallback, { serverMessage: null, body });
 
 /** Unix seconds of the start (or the last second) of a YYYY-MM-DD day in the browser's time zone. */
 export function localDayBound(day: string, end: boolean): number | null {
@@ -66,19 +59,8 @@ export function transactionSearch(query: TransactionQuery): Record<string, strin
 }
 
 export function createMoneyApi(http: HttpClient) {
-  async function call(fallback: string, path: string, options: RequestOptions): Promise<unknown> {
-    try {
-      return await http.request<unknown>(path, options);
-    } catch (error) {
-      throw withFallback(error, fallback);
-    }
-  }
-
-  function read<T>(fallback: string, schema: v.GenericSchema<unknown, T>, body: unknown): T {
-    const parsed = v.safeParse(schema, get(body, 'data'));
-    if (!parsed.success) throw unexpected(fallback, body);
-    return parsed.output;
-  }
+  const { call } = apiClient(http);
+  const read = <S extends v.GenericSchema>(fallback: string, schema: S, body: unknown): v.InferOutput<S> => checked(schema, fallback, get(body, 'data'), body);
 
   return {
     /**

@@ -24,20 +24,13 @@ import {
   type TwoFactorSetup,
 } from '../../contract/profile';
 import { PROFILE_FALLBACKS } from '../../machines/profile/feedback';
-import { ApiError, type HttpClient, type RequestOptions } from './http';
-import { withFallback } from './api';
+import type { HttpClient } from './http';
+import { apiClient, checked, field as get, unexpected } from './api-client';
 
 export const PROFILE_API_FALLBACK = {
   ...PROFILE_FALLBACKS,
   download: 'profile.documents.download_failed',
 } as const;
-
-function get(body: unknown, key: string): unknown {
-  return typeof body === 'object' && body !== null ? Reflect.get(body, key) : undefined;
-}
-
-/** A 2xx answer whose data does not have the promised shape. */
-const unexpected = (fallback: string, body: unknown) => new ApiError(400, fallback, { serverMessage: null, body });
 
 /**
  * Uploads send up to 5 x 10 MB (and the server decodes every file before answering): the
@@ -46,24 +39,7 @@ const unexpected = (fallback: string, body: unknown) => new ApiError(400, fallba
 export const UPLOAD_TIMEOUT_MS = 120_000;
 
 export function createProfileApi(http: HttpClient) {
-  /** The envelope's data of a successful call (success must be true). */
-  async function data(fallback: string, path: string, options: RequestOptions): Promise<unknown> {
-    let body: unknown;
-    try {
-      body = await http.request<unknown>(path, options);
-    } catch (error) {
-      throw withFallback(error, fallback);
-    }
-    if (get(body, 'success') !== true) throw unexpected(fallback, body);
-    return get(body, 'data');
-  }
-
-  async function parsed<S extends v.GenericSchema>(schema: S, fallback: string, path: string, options: RequestOptions): Promise<v.InferOutput<S>> {
-    const value = await data(fallback, path, options);
-    const result = v.safeParse(schema, value);
-    if (!result.success) throw unexpected(fallback, value);
-    return result.output;
-  }
+  const { call, data, parsed } = apiClient(http);
 
   return {
     getProfile(): Promise<Profile> {
@@ -98,16 +74,12 @@ export function createProfileApi(http: HttpClient) {
 
     async documentTypes(): Promise<DocumentTypeInfo[]> {
       const value = await data(PROFILE_API_FALLBACK.loadDocuments, '/api/v2/documents/types', { method: 'GET' });
-      const result = v.safeParse(v.array(DocumentTypeInfoSchema), get(value, 'types'));
-      if (!result.success) throw unexpected(PROFILE_API_FALLBACK.loadDocuments, value);
-      return result.output;
+      return checked(v.array(DocumentTypeInfoSchema), PROFILE_API_FALLBACK.loadDocuments, get(value, 'types'), value);
     },
 
     async listDocuments(): Promise<Document[]> {
       const value = await data(PROFILE_API_FALLBACK.loadDocuments, '/api/v2/user/documents', { method: 'GET' });
-      const result = v.safeParse(v.array(DocumentSchema), get(value, 'documents'));
-      if (!result.success) throw unexpected(PROFILE_API_FALLBACK.loadDocuments, value);
-      return result.output;
+      return checked(v.array(DocumentSchema), PROFILE_API_FALLBACK.loadDocuments, get(value, 'documents'), value);
     },
 
     /** One document of `type` holding all the files (the server answers 201 {document}). */
@@ -116,9 +88,7 @@ export function createProfileApi(http: HttpClient) {
       form.append('type', type);
       for (const file of files) form.append('files', file, file.name);
       const value = await data(PROFILE_API_FALLBACK.uploadDocuments, '/api/v2/documents/upload', { method: 'POST', body: form, timeout: UPLOAD_TIMEOUT_MS });
-      const result = v.safeParse(DocumentSchema, get(value, 'document'));
-      if (!result.success) throw unexpected(PROFILE_API_FALLBACK.uploadDocuments, value);
-      return result.output;
+      return checked(DocumentSchema, PROFILE_API_FALLBACK.uploadDocuments, get(value, 'document'), value);
     },
 
     async deleteDocument(id: number): Promise<void> {
@@ -127,12 +97,7 @@ export function createProfileApi(http: HttpClient) {
 
     /** A stored file's bytes (owner only; the server answers the file itself, not an envelope). */
     async documentFile(documentId: number, fileId: number): Promise<Blob> {
-      let body: unknown;
-      try {
-        body = await http.request<unknown>(`/api/v2/documents/${encodeURIComponent(String(documentId))}/files/${encodeURIComponent(String(fileId))}`, { method: 'GET' });
-      } catch (error) {
-        throw withFallback(error, PROFILE_API_FALLBACK.download);
-      }
+      const body = await call(PROFILE_API_FALLBACK.download, `/api/v2/documents/${encodeURIComponent(String(documentId))}/files/${encodeURIComponent(String(fileId))}`, { method: 'GET' });
       if (!(body instanceof Blob)) throw unexpected(PROFILE_API_FALLBACK.download, body);
       return body;
     },

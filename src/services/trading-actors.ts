@@ -17,6 +17,8 @@ import { ordersMachine, type FetchOrdersInput, type FetchSettledOrdersInput } fr
 import { orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from '../../machines/order-close/order-close.machine';
 import { ApiError, type HttpClient } from './http';
 import { createTradingApi, type TradingApi } from './trading-api';
+import { retryOnce } from './retry';
+import { RETRY_DELAY_MS } from '../../machines/retry-policy';
 
 export interface TradingDeps {
   http?: HttpClient;
@@ -33,25 +35,6 @@ export function newClientRequestId(): string {
   return 'web-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** No answer at all, or a gateway failure: the request may be sent again unchanged. */
-function isRetryable(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 0 || error.status >= 502);
-}
-
-/**
- * Runs an idempotent request, once more after a pause if it got no answer. Both the order
- * (same client_request_id) and the early close (the server answers a repeat with the same
- * order) are safe to repeat.
- */
-export async function withOneRetry<T>(request: () => Promise<T>, delayMs: number): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    if (!isRetryable(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return request();
-  }
-}
 
 /** The failure as the machines read it: the server's text, or nothing (they use a locale key). */
 export function serverTextOnly(error: unknown): Error {
@@ -104,7 +87,7 @@ export const watchConnection = fromCallback<ChartEvent>(({ system, sendBack }) =
 export function tradingImplementations(deps: TradingDeps) {
   const api = deps.tradingApi ?? (deps.http ? createTradingApi(deps.http) : null);
   if (!api) throw new Error('tradingImplementations: give the HTTP client (ServiceDeps.http) the trading API is built on');
-  const retryDelay = deps.retryDelayMs ?? 500;
+  const retryDelay = deps.retryDelayMs ?? RETRY_DELAY_MS;
   return {
     pairs: pairsMachine.provide({
       actors: { chart: chartMachine.provide({ actors: { watchConnection } }) },
@@ -114,7 +97,7 @@ export function tradingImplementations(deps: TradingDeps) {
         // One id per invocation, i.e. per click; a retry of this click reuses it.
         createOrder: fromPromise<Order, CreateOrderInput>(({ input }) => {
           const clientRequestId = newClientRequestId();
-          return rethrowing(() => withOneRetry(() => api.createOrder({ ...input, client_request_id: clientRequestId }), retryDelay));
+          return rethrowing(() => retryOnce(() => api.createOrder({ ...input, client_request_id: clientRequestId }), retryDelay));
         }),
       },
     }),
@@ -128,7 +111,7 @@ export function tradingImplementations(deps: TradingDeps) {
       actors: {
         fetchOrder: fromPromise<OrderDetails, FetchOrderInput>(({ input }) => rethrowing(() => api.getOrder(input.orderId))),
         closeOrder: fromPromise<Order, CloseOrderRequest>(({ input }) =>
-          rethrowing(() => withOneRetry(() => api.closeOrder(input.orderId, { currency: input.currency, expected_min: input.expectedMin }), retryDelay)),
+          rethrowing(() => retryOnce(() => api.closeOrder(input.orderId, { currency: input.currency, expected_min: input.expectedMin }), retryDelay)),
         ),
       },
     }),

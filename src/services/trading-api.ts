@@ -17,8 +17,8 @@ import {
   type OrderListResponse,
 } from '../../contract/orders';
 import type { FetchOrdersInput } from '../../machines/orders/orders.machine';
-import { ApiError, type HttpClient } from './http';
-import { withFallback } from './api';
+import type { HttpClient, RequestOptions } from './http';
+import { apiClient, checked, field } from './api-client';
 
 export const TRADING_FALLBACK = {
   createOrder: 'Failed to create order',
@@ -27,24 +27,12 @@ export const TRADING_FALLBACK = {
   closeOrder: 'Failed to close order',
 } as const;
 
-function data(body: unknown): unknown {
-  return typeof body === 'object' && body !== null ? Reflect.get(body, 'data') : undefined;
-}
-
-/** A 2xx answer whose data does not have the contract's shape. */
-const unexpected = (fallback: string, body: unknown) => new ApiError(400, fallback, { serverMessage: null, body });
-
 export function createTradingApi(http: HttpClient) {
-  async function call<T>(fallback: string, schema: v.GenericSchema<unknown, T>, path: string, options: Parameters<HttpClient['request']>[1]): Promise<T> {
-    let body: unknown;
-    try {
-      body = await http.request<unknown>(path, options);
-    } catch (error) {
-      throw withFallback(error, fallback);
-    }
-    const parsed = v.safeParse(schema, data(body));
-    if (!parsed.success) throw unexpected(fallback, body);
-    return parsed.output;
+  const client = apiClient(http);
+  /** The answer's data checked with the contract's schema. */
+  async function call<S extends v.GenericSchema>(fallback: string, schema: S, path: string, options: RequestOptions): Promise<v.InferOutput<S>> {
+    const body = await client.call(fallback, path, options);
+    return checked(schema, fallback, field(body, 'data'), body);
   }
 
   return {

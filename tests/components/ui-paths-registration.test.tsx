@@ -206,7 +206,7 @@ describe('registration paths through the wizard', () => {
     const path = paths.find((p) => p.steps.at(-1)!.value === 'registered')!;
     await replayUiPath(path, driver(session), { machine: registrationMachine, controlled: session.controlled });
     expect(session.controlled.calls.map((c) => c.src)).toEqual(['register']);
-    expect(session.controlled.calls[0].input).toEqual({ payload: expect.objectContaining({ ...basic, ...personal, language: 'en', terms_accepted: true }) });
+    expect(session.controlled.calls[0].input).toEqual({ payload: expect.objectContaining({ ...basic, ...personal, phone: '+15550102030', language: 'en', terms_accepted: true }) });
     session.stop();
   });
 });

@@ -24,7 +24,7 @@ import type { AnyActorRef } from 'xstate';
 import { createAppActor, type AppRuntime } from '../../src/app/create-app-actor';
 import { createStorage, type KeyValueStore } from '../../src/services/storage';
 import { createMoneyApi } from '../../src/services/money-api';
-import { retryUnanswered } from '../../src/services/money-actors';
+import { retryOnce } from '../../src/services/retry';
 import { ApiError, type HttpClient } from '../../src/services/http';
 import { startTestServer, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
@@ -245,14 +245,14 @@ describe('deposit behaviour', () => {
       calls += 1;
       return calls === 1 ? Promise.reject(new ApiError(0, 'Failed to create deposit', { serverMessage: null })) : Promise.resolve('second');
     };
-    await expect(retryUnanswered(flaky, 1)).resolves.toBe('second');
+    await expect(retryOnce(flaky, 1)).resolves.toBe('second');
     expect(calls).toBe(2);
     calls = 0;
     const refused = () => {
       calls += 1;
       return Promise.reject(new ApiError(502, 'Failed to create deposit'));
     };
-    await expect(retryUnanswered(refused, 1)).rejects.toMatchObject({ status: 502 });
+    await expect(retryOnce(refused, 1)).rejects.toMatchObject({ status: 502 });
     expect(calls).toBe(1);
   });
 

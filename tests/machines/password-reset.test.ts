@@ -12,6 +12,7 @@ import {
   type ResetPasswordInput,
 } from '../../machines/password-reset/password-reset.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
+import { FieldText } from '../../contract/auth';
 
 const codeForm = { code: '123456', newPassword: 'NewSecret#1', passwordConfirmation: 'NewSecret#1' };
 const events: AnyEventObject[] = [
@@ -91,7 +92,7 @@ describe('password reset by code', () => {
   it('keeps errors on the step they belong to, with the fallback text when the server gives none', async () => {
     const { actor } = start(null, { request: () => Promise.reject(new Error('')) });
     actor.send({ type: 'passwordReset.emailSubmitted', email: 'bad' });
-    expect(actor.getSnapshot().context.fieldErrors).toEqual([{ field: 'email', message: 'validation.email_invalid' }]);
+    expect(actor.getSnapshot().context.fieldErrors).toEqual([{ field: 'email', message: FieldText.emailInvalid }]);
     actor.send({ type: 'passwordReset.emailSubmitted', email: 'a@b.co' });
     await waitFor(actor, (s) => s.matches('enteringEmail') && s.context.error !== null);
     expect(actor.getSnapshot().context.error).toBe('Failed to send recovery email');

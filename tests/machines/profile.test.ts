@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { createActor, createMachine, fromPromise, setup, spawnChild, waitFor, type AnyActorRef, type AnyEventObject, type EventObject } from 'xstate';
 import type { PersonalDataInput, Profile } from '../../contract/profile';
+import { FieldText } from '../../contract/auth';
 import { profileMachine, type SavePersonalDataInput } from '../../machines/profile/profile.machine';
 import { profilePageMachine, PROFILE_SECTIONS } from '../../machines/profile/profile-page.machine';
 import { personalDataPatch, personalFormSchema, personalFormValues } from '../../machines/profile/profile.schemas';
@@ -233,8 +234,8 @@ describe('personal form rules', () => {
     expect(problems({ nickname: 'ab' })).toEqual(['nickname: profile.validation.nickname_length']);
     expect(problems({ nickname: 'two words' })).toEqual(['nickname: profile.validation.nickname_chars']);
     expect(problems({ gender: 'robot' })).toEqual(['gender: profile.validation.gender_invalid']);
-    expect(problems({ phone: '12-34' })).toEqual(['phone: validation.phone_invalid']);
-    expect(problems({ first_name: '  ' })).toEqual(['first_name: validation.first_name_required']);
+    expect(problems({ phone: '12-34' })).toEqual([`phone: ${FieldText.phoneInvalid}`]);
+    expect(problems({ first_name: '  ' })).toEqual([`first_name: ${FieldText.firstNameRequired}`]);
     expect(problems({ passport_issue_date: '2027-01-01' })).toEqual(['passport_issue_date: profile.validation.issue_date_future']);
     expect(problems({ birthday: '1990-05-05', passport_issue_date: '1989-01-01' })).toEqual(['passport_issue_date: profile.validation.issue_date_before_birthday']);
     expect(problems({ passport_number: '-AB' })).toEqual(['passport_number: profile.validation.passport_number_invalid']);

@@ -13,8 +13,9 @@ import {
   PasswordSchema,
   PersonalDetailsSchema,
   PhoneSchema,
-  UsernameSchema,
 } from '../../machines/registration/registration.schemas';
+import { FieldText, UsernameSchema } from '../../contract/auth';
+import { serverTextKey } from '../../src/i18n/server-texts';
 import type { AuthSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeUser } from './fixtures';
@@ -58,7 +59,8 @@ describe('registration step schemas (spec section 5)', () => {
   const ok = (schema: v.GenericSchema, value: unknown) => v.safeParse(schema, value).success;
   const message = (schema: v.GenericSchema, value: unknown) => {
     const r = v.safeParse(schema, value, { abortPipeEarly: true });
-    return r.success ? null : r.issues[0].message;
+    // The contract's English message, shown through the locale key it maps to.
+    return r.success ? null : (serverTextKey(r.issues[0].message) ?? r.issues[0].message);
   };
 
   it('checks the username: 3 to 32 English letters or digits', () => {
@@ -85,7 +87,7 @@ describe('registration step schemas (spec section 5)', () => {
   it('checks the confirmation, the names, the phone, the currency and the terms', () => {
     expect(ok(BasicInfoSchema, basic)).toBe(true);
     const mismatch = v.safeParse(BasicInfoSchema, { ...basic, password_confirmation: 'Secret#124' });
-    expect(mismatch.success ? [] : mismatch.issues.map((i) => [v.getDotPath(i), i.message])).toEqual([['password_confirmation', 'validation.passwords_do_not_match']]);
+    expect(mismatch.success ? [] : mismatch.issues.map((i) => [v.getDotPath(i), serverTextKey(i.message)])).toEqual([['password_confirmation', 'server_texts.auth.passwords_do_not_match']]);
     expect(ok(PersonalDetailsSchema, personal)).toBe(true);
     expect(message(PersonalDetailsSchema, { ...personal, first_name: '  ' })).toBe('validation.first_name_required');
     expect(message(PersonalDetailsSchema, { ...personal, last_name: 'x'.repeat(65) })).toBe('validation.name_max_length');
@@ -98,7 +100,7 @@ describe('registration step schemas (spec section 5)', () => {
     expect(ok(AccountSettingsSchema, settings)).toBe(true);
     expect(message(AccountSettingsSchema, { currency: '', terms_accepted: true })).toBe('validation.currency_required');
     expect(message(AccountSettingsSchema, { currency: 'XYZ', terms_accepted: true })).toBe('validation.currency_required');
-    expect(message(AccountSettingsSchema, { currency: 'USD', terms_accepted: false })).toBe('validation.terms_required');
+    expect(message(AccountSettingsSchema, { currency: 'USD', terms_accepted: false })).toBe('server_texts.auth.terms_required');
   });
 });
 
@@ -120,7 +122,7 @@ describe('registration wizard', () => {
     const { actor } = start(() => new Promise(() => {}));
     actor.send({ type: 'registration.stepSubmitted', values: { ...basic, username: 'ab' } });
     expect(actor.getSnapshot().value).toBe('basicInfo');
-    expect(actor.getSnapshot().context.fieldErrors).toEqual([{ field: 'username', message: 'validation.username_min_length' }]);
+    expect(actor.getSnapshot().context.fieldErrors).toEqual([{ field: 'username', message: FieldText.usernameMinLength }]);
     actor.send({ type: 'registration.stepSubmitted', values: basic });
     expect(actor.getSnapshot().value).toBe('personalDetails');
     expect(actor.getSnapshot().context.fieldErrors).toEqual([]);
@@ -154,6 +156,8 @@ describe('registration wizard', () => {
         payload: {
           ...basic,
           ...personal,
+          // The contract's normalised form (the server stores the same).
+          phone: '+15550102030',
           currency: 'EUR',
           terms_accepted: true,
           language: 'ru',

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_TEXT_CATALOGUES, SERVER_TEXT_KEYS } from '../../src/i18n/server-texts';
+import { FIELD_TEXT_KEYS, SERVER_TEXT_CATALOGUES, SERVER_TEXT_KEYS, serverTextKey } from '../../src/i18n/server-texts';
+import { FieldText } from '../../contract/auth';
 
 type Tree = { [key: string]: unknown };
 const root = path.resolve(__dirname, '../..');
@@ -20,6 +21,9 @@ const ALLOWED_SAME = new Set<string>([
   'common.app_name', // brand
   'nav.language_names.', // each language's own name, shown the same in every UI language
   'components.info_chip.error', // Spanish "Error"
+  'trading.chart_tools.names.macd', // the indicator's name (MACD) in every language
+  'trading.chart_tools.short.macd',
+  'trading.chart_tools.types.heikin_ashi', // Japanese term, written the same in Spanish
 ]);
 
 function isAllowed(key: string): boolean {
@@ -115,6 +119,14 @@ describe('locale files', () => {
     const texts = Object.values(SERVER_TEXT_CATALOGUES).flatMap((catalogue) => Object.values(catalogue));
     expect(new Set(texts).size).toBe(SERVER_TEXT_KEYS.size);
     expect(SERVER_TEXT_KEYS.get('Invalid credentials')).toBe('server_texts.common.invalid_credentials');
+  });
+
+  it('shows every registration field message of the contract through a form key present in all three languages', () => {
+    const missing = Object.entries(FIELD_TEXT_KEYS).flatMap(([name, key]) =>
+      (['en', 'ru', 'es'] as const).filter((lang) => typeof flat[lang].get(key) !== 'string').map((lang) => `${lang} ${key} (${name})`),
+    );
+    expect(missing).toEqual([]);
+    expect(serverTextKey(FieldText.usernameMinLength)).toBe('validation.username_min_length');
   });
 
   it('the allowlist only names keys that exist', () => {

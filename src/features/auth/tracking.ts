@@ -5,7 +5,7 @@
  * the visit is remembered in sessionStorage so a visitor who browses before registering is
  * still attributed to where they came in.
  */
-import { TRACKING_FIELDS } from '../../../machines/registration/registration.machine';
+import { TRACKING_FIELDS } from '../../../contract/auth';
 
 const LANDING_KEY = 'landing';
 const QUERY_FIELDS = TRACKING_FIELDS.filter((f) => !['referrer', 'landing_url', 'user_agent'].includes(f));
