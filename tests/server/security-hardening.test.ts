@@ -17,7 +17,7 @@ import { register, type Registered } from '../support/auth';
 import { IP_LIMITS } from '../../server/routes/auth';
 import { MAX_URL_LENGTH } from '../../server/http/hardening';
 import { inspectPdf } from '../../server/domain/profile/pdf-inspect';
-import { ProfileText } from '../../contract/profile';
+import { DOCUMENTS_PER_USER_MAX, ProfileText } from '../../contract/profile';
 import { ErrorText } from '../../contract/envelope';
 
 const SECRET = 'h12-test-secret-0123456789abcdef0123456789';
@@ -97,6 +97,24 @@ describe('POST /api/platform/auth/refresh per-IP limit', () => {
       const r = await limited.api('POST', '/api/platform/auth/refresh', { refresh_token: 'guess-last-' + 'x'.repeat(40) });
       expect(r.status).toBe(429);
       expect(r.body).toEqual({ success: false, data: null, error: ErrorText.tooManyRequests, error_message: ErrorText.tooManyRequests });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('per-IP limits that had no test of their own', () => {
+  it(`register: ${IP_LIMITS.register.max} an hour; verify-email: ${IP_LIMITS.verify.max} per 15 minutes`, async () => {
+    const limited = await startTestServer({ RATE_LIMIT: 'true' });
+    try {
+      for (let i = 0; i < IP_LIMITS.register.max; i++) await register(limited);
+      const r = await limited.api('POST', '/api/platform/auth/register', { username: 'one-too-many' });
+      expect(r.status).toBe(429);
+      expect(r.body).toEqual({ success: false, data: null, error: ErrorText.tooManyRequests, error_message: ErrorText.tooManyRequests });
+      for (let i = 0; i < IP_LIMITS.verify.max; i++) {
+        expect((await limited.api('POST', '/api/platform/auth/verify-email', { token: `${i}`.padEnd(43, 'z') })).status).toBe(400);
+      }
+      expect((await limited.api('POST', '/api/platform/auth/verify-email', { token: 'y'.repeat(43) })).status).toBe(429);
     } finally {
       await limited.close();
     }
@@ -301,6 +319,26 @@ describe('stored files: PDF that is also a web page', () => {
     const r = await upload(u, Buffer.concat([Buffer.from('<html><script>alert(1)</script>\n', 'latin1'), pdf()]));
     expect(r.status).toBe(400);
     expect(r.body).toEqual(envelope(ProfileText.unsupportedFileType));
+  });
+
+  it(`keeps at most ${DOCUMENTS_PER_USER_MAX} documents per user`, async () => {
+    const open = await startTestServer({ RATE_LIMIT: 'false' });
+    try {
+      const u = await register(open);
+      const send = async () => {
+        const fd = new FormData();
+        fd.append('type', 'other');
+        fd.append('files', new Blob([new Uint8Array(pdf())], { type: 'application/pdf' }), 'statement.pdf');
+        const res = await open.raw('POST', '/api/v2/documents/upload', { body: fd, headers: { authorization: `Bearer ${u.token}` } });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      for (let i = 0; i < DOCUMENTS_PER_USER_MAX; i++) expect((await send()).status).toBe(201);
+      const over = await send();
+      expect(over.status).toBe(400);
+      expect(over.body).toEqual(envelope(ProfileText.tooManyDocuments));
+    } finally {
+      await open.close();
+    }
   });
 
   it('keeps accepting a plain PDF, also one whose text mentions a "<" sign', async () => {
