@@ -94,6 +94,26 @@ describe('deposit by invoice link', () => {
     expect(await creditCount(d.transaction_id)).toBe(1);
   });
 
+  it('is safe against out-of-order deliveries: a late "paying" or "expired" after "paid" changes nothing', async () => {
+    const u = await newUser(server);
+    const d = await linkDeposit(u, 10);
+    const p = emu.paymentByOrder(d.transaction_id)!;
+    await emu.pay(p.track_id);
+    const { createHmac } = await import('node:crypto');
+    for (const status of ['paying', 'expired', 'waiting']) {
+      const body = JSON.stringify({ track_id: p.track_id, status, type: 'invoice', amount: 10, currency: 'USD', order_id: String(d.transaction_id) });
+      const res = await server.raw('POST', '/api/v2/payments/webhooks/oxapay', {
+        body,
+        headers: { 'content-type': 'application/json', HMAC: createHmac('sha512', emu.merchantKey).update(body).digest('hex') },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('ok');
+    }
+    expect((await txRow(server, d.transaction_id)).status).toBe('approved');
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(1000);
+    expect(await creditCount(d.transaction_id)).toBe(1);
+  });
+
   it('refuses a webhook with a bad or missing signature and changes nothing', async () => {
     const u = await newUser(server);
     const d = await linkDeposit(u, 20);
