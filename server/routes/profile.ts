@@ -66,7 +66,7 @@ import { IP_LIMITS } from './auth';
 import { userRoom } from './core';
 
 /** Per-IP limits of the profile's own routes (login/2fa shares the login's). */
-const PROFILE_LIMITS = {
+export const PROFILE_LIMITS = {
   codes: { max: 30, timeWindow: '15 minutes' },
   uploads: { max: 30, timeWindow: '15 minutes' },
   telegramLink: { max: 20, timeWindow: '15 minutes' },

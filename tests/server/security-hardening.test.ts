@@ -15,6 +15,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { startTestServer, type TestServer } from '../support/server';
 import { register, type Registered } from '../support/auth';
 import { IP_LIMITS } from '../../server/routes/auth';
+import { PROFILE_LIMITS } from '../../server/routes/profile';
 import { MAX_URL_LENGTH } from '../../server/http/hardening';
 import { inspectPdf } from '../../server/domain/profile/pdf-inspect';
 import { DOCUMENTS_PER_USER_MAX, ProfileText } from '../../contract/profile';
@@ -115,6 +116,27 @@ describe('per-IP limits that had no test of their own', () => {
         expect((await limited.api('POST', '/api/platform/auth/verify-email', { token: `${i}`.padEnd(43, 'z') })).status).toBe(400);
       }
       expect((await limited.api('POST', '/api/platform/auth/verify-email', { token: 'y'.repeat(43) })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it(`profile: uploads ${PROFILE_LIMITS.uploads.max}, 2FA codes ${PROFILE_LIMITS.codes.max}, Telegram links ${PROFILE_LIMITS.telegramLink.max} per 15 minutes per IP`, async () => {
+    const limited = await startTestServer({ RATE_LIMIT: 'true' });
+    try {
+      const u = await register(limited);
+      const hit = (method: string, url: string, body?: unknown) => limited.api(method, url, body, u.token);
+      const cases: [number, () => ReturnType<typeof hit>][] = [
+        [PROFILE_LIMITS.uploads.max, () => hit('POST', '/api/v2/documents/upload', { type: 'other' })],
+        [PROFILE_LIMITS.codes.max, () => hit('POST', '/api/v2/user/2fa/enable', {})],
+        [PROFILE_LIMITS.telegramLink.max, () => hit('POST', '/api/v2/telegram/link', {})],
+      ];
+      for (const [max, call] of cases) {
+        for (let i = 0; i < max; i++) expect((await call()).status).not.toBe(429);
+        const over = await call();
+        expect(over.status).toBe(429);
+        expect(over.body.error_message).toBe(ErrorText.tooManyRequests);
+      }
     } finally {
       await limited.close();
     }
