@@ -286,6 +286,19 @@ describe('over-long requests', () => {
   });
 });
 
+describe('socket messages', () => {
+  it('a socket.io message over 64 KiB closes that socket; others keep working', async () => {
+    const big = await server.socket();
+    const other = await server.socket();
+    const closed = new Promise<string>((resolve) => big.once('disconnect', (reason) => resolve(reason)));
+    big.emit('select_pair', { pair: 'x'.repeat(70 * 1024) });
+    expect(await closed).toBe('transport close');
+    const pong = new Promise((resolve) => other.once('pong', resolve));
+    other.emit('ping');
+    await expect(pong).resolves.toBeTruthy();
+  });
+});
+
 // ---- stored files -------------------------------------------------------------------------------
 
 /** A complete, readable one-page PDF; `extra` goes right after the header line, `title` into /Info. */
