@@ -164,6 +164,22 @@ describe('deposit by invoice link', () => {
     expect(await creditCount(d.transaction_id)).toBe(1);
   });
 
+  it('reconciles a payment that confirmed after our window closed, webhook lost: a late payment, credited', async () => {
+    const u = await newUser(server);
+    const d = await linkDeposit(u, 15);
+    const p = emu.paymentByOrder(d.transaction_id)!;
+    // Our window closes (the row's expiry moved into the past, then the real sweeper runs).
+    await server.ctx.db.updateTable('payment_transactions').set({ expired_at: Date.now() - 1000 }).where('id', '=', d.transaction_id).execute();
+    await payments(server).sweep();
+    expect((await txRow(server, d.transaction_id)).status).toBe('expired');
+    await emu.pay(p.track_id, { drop: true });
+    await payments(server).reconcile(0);
+    const row = await txRow(server, d.transaction_id);
+    expect(row.status).toBe('approved');
+    expect(row.error_message).toMatch(/Late payment/);
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(1500);
+  });
+
   it('holds an underpaid payment for the operator without crediting', async () => {
     const u = await newUser(server);
     const d = await linkDeposit(u, 60);
