@@ -30,6 +30,8 @@ export const AlertErrorText = {
   aboveCurrent: 'An "above" alert must be higher than the current price',
   belowCurrent: 'A "below" alert must be lower than the current price',
   noPrice: 'This pair has no price yet',
+  priceInvalid: 'Price must be a positive decimal number',
+  directionInvalid: 'Direction must be above or below',
 } as const;
 
 const DECIMAL = /^\d{1,12}(\.\d{1,12})?$/;
@@ -37,12 +39,12 @@ const DECIMAL = /^\d{1,12}(\.\d{1,12})?$/;
 export const CreateAlertSchema = v.strictObject(
   {
     pair_code: v.pipe(v.string('Pair is required'), v.trim(), v.minLength(1, 'Pair is required'), v.maxLength(32, 'Pair not found')),
-    direction: v.picklist(ALERT_DIRECTIONS, 'Direction must be above or below'),
+    direction: v.picklist(ALERT_DIRECTIONS, AlertErrorText.directionInvalid),
     price: v.pipe(
-      v.union([v.string(), v.number()], 'Price must be a number'),
+      v.union([v.string(), v.number()], AlertErrorText.priceInvalid),
       v.transform((p) => (typeof p === 'number' ? (Number.isFinite(p) ? String(p) : '') : p.trim())),
-      v.regex(DECIMAL, 'Price must be a positive decimal number'),
-      v.check((p) => Number(p) > 0, 'Price must be a positive decimal number'),
+      v.regex(DECIMAL, AlertErrorText.priceInvalid),
+      v.check((p) => Number(p) > 0, AlertErrorText.priceInvalid),
     ),
   },
   'Unknown field',

@@ -52,6 +52,10 @@ export const FrontSettingsSchema = v.object({
   theme: v.nullable(ThemeSchema),
   /** The chart setup per pair (contract/chart.ts); a broken stored value reads as none. */
   chart_setups: v.optional(v.fallback(ChartSetupsSchema, {})),
+  /** Keyboard trading on (absent or null: on). Issue 16, docs/trader-tools.md. */
+  keyboard_shortcuts: v.optional(v.fallback(v.nullable(v.boolean()), null)),
+  /** Trade sounds on (absent or null: on). */
+  sounds: v.optional(v.fallback(v.nullable(v.boolean()), null)),
 });
 export type FrontSettings = v.InferOutput<typeof FrontSettingsSchema>;
 
@@ -79,6 +83,8 @@ export const FrontSettingsUpdateSchema = v.pipe(
       theme: v.optional(ThemeSchema),
       /** Only the pairs whose setup changed (null: back to the defaults). */
       chart_setups: v.optional(ChartSetupsUpdateSchema),
+      keyboard_shortcuts: v.optional(v.boolean('Keyboard shortcuts must be true or false')),
+      sounds: v.optional(v.boolean('Sounds must be true or false')),
     },
     'Unknown setting',
   ),

@@ -59,6 +59,8 @@ import { orderPlacementMachine } from '../order-placement/order-placement.machin
 import { ordersMachine, type OrdersEvent } from '../orders/orders.machine';
 import { orderCloseMachine } from '../order-close/order-close.machine';
 import { chartSetupMachine, type ChartSetupEvent } from '../chart-setup/chart-setup.machine';
+import { traderPrefsMachine, type TraderPrefsEvent } from '../trader-prefs/trader-prefs.machine';
+import { priceAlertsMachine, type PriceAlertsEvent } from '../price-alerts/price-alerts.machine';
 
 export interface AppInput {
   persistedSession: PersistedSession | null;
@@ -103,7 +105,7 @@ export type AppEmitted = { type: 'socket.received' } & SocketMessage;
 export { SOCKET_ROUTES, type SocketRoute } from './socket-routes';
 
 /** The ids (and systemIds) of the long-lived children. */
-export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup'] as const;
+export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs', 'priceAlerts'] as const;
 
 
 /** The toast (if any) that confirms a saved settings change. Pair and timeframe show on the chart itself. */
@@ -111,6 +113,7 @@ export function settingsSavedToastKey(patch: SettingsPatch): string | null {
   if (patch.current_currency !== undefined) return 'settings.currency_saved';
   if (patch.balance_type !== undefined) return 'settings.balance_type_saved';
   if (patch.language !== undefined || patch.theme !== undefined) return 'settings.saved';
+  if (patch.keyboard_shortcuts !== undefined || patch.sounds !== undefined) return 'settings.saved';
   return null;
 }
 
@@ -157,6 +160,8 @@ export const appMachine = setup({
       orders: 'orders';
       orderClose: 'orderClose';
       chartSetup: 'chartSetup';
+      traderPrefs: 'traderPrefs';
+      priceAlerts: 'priceAlerts';
     },
   },
   actors: {
@@ -179,6 +184,8 @@ export const appMachine = setup({
     orders: ordersMachine,
     orderClose: orderCloseMachine,
     chartSetup: chartSetupMachine,
+    traderPrefs: traderPrefsMachine,
+    priceAlerts: priceAlertsMachine,
   },
   actions: {
     spawnSession: spawnChild('session', {
@@ -326,17 +333,25 @@ export const appMachine = setup({
     spawnOrderPlacement: spawnChild('orderPlacement', { id: 'orderPlacement', systemId: 'orderPlacement' }),
     spawnOrders: spawnChild('orders', { id: 'orders', systemId: 'orders' }),
     spawnChartSetup: spawnChild('chartSetup', { id: 'chartSetup', systemId: 'chartSetup' }),
+    spawnTraderTools: enqueueActions(({ enqueue }) => {
+      enqueue.spawnChild('traderPrefs', { id: 'traderPrefs', systemId: 'traderPrefs' });
+      enqueue.spawnChild('priceAlerts', { id: 'priceAlerts', systemId: 'priceAlerts' });
+    }),
     startTrading: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'session.loggedIn');
       const { currentPair, currentTimeframe } = event.user.front_settings;
       enqueue.sendTo('pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe } satisfies PairsEvent);
       enqueue.sendTo('orders', { type: 'orders.sessionStarted' } satisfies OrdersEvent);
       enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionStarted', setups: event.user.front_settings.chart_setups } satisfies ChartSetupEvent);
+      const { keyboard_shortcuts, sounds } = event.user.front_settings;
+      enqueue.sendTo('traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds } satisfies TraderPrefsEvent);
+      enqueue.sendTo('priceAlerts', { type: 'alerts.sessionStarted' } satisfies PriceAlertsEvent);
     }),
     endTrading: enqueueActions(({ enqueue }) => {
       enqueue.sendTo('pairs', { type: 'pairs.sessionEnded' } satisfies PairsEvent);
       enqueue.sendTo('orders', { type: 'orders.sessionEnded' } satisfies OrdersEvent);
       enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionEnded' } satisfies ChartSetupEvent);
+      enqueue.sendTo('priceAlerts', { type: 'alerts.sessionEnded' } satisfies PriceAlertsEvent);
     }),
     refreshOrdersAfterPlacement: sendTo('orders', ({ event }): OrdersEvent => {
       assertEvent(event, 'order.placed');
@@ -376,6 +391,7 @@ export const appMachine = setup({
     'spawnPairs',
     'spawnOrderPlacement',
     'spawnOrders',
+    'spawnTraderTools',
     'spawnChartSetup',
     'forgetStartup',
   ],

@@ -5,7 +5,7 @@
  * stopped on `flow.profileClosed`, which stops the sections with it. On start it spawns, each
  * with the same id and systemId: `profile` (personal data), `security` (password, two-factor;
  * told whether the session's user has two-factor on), `avatar`, `documents` and `telegram`.
- * Theme and language are the app's long-lived `theme` and `locale` actors, not spawned here.
+ * `journal` (the trading journal, issue 16) starts with them. Theme and language are the app's long-lived `theme` and `locale` actors, not spawned here.
  * What the sections ask of the app (`toast.requested`, `session.userRefreshRequested`) is
  * passed up unchanged.
  */
@@ -16,11 +16,12 @@ import { documentsMachine } from '../documents/documents.machine';
 import { securityMachine } from '../security/security.machine';
 import { telegramMachine } from '../telegram/telegram.machine';
 import { profileMachine } from './profile.machine';
+import { journalMachine } from '../journal/journal.machine';
 
 export type ProfilePageEvent = { type: 'toast.requested'; toast: ToastRequest } | { type: 'session.userRefreshRequested' };
 
 /** The section actors' ids (and systemIds). */
-export const PROFILE_SECTIONS = ['profile', 'security', 'avatar', 'documents', 'telegram'] as const;
+export const PROFILE_SECTIONS = ['profile', 'security', 'avatar', 'documents', 'telegram', 'journal'] as const;
 
 /** Whether the signed-in user has two-factor on, as the session actor knows it. */
 function sessionTwoFactor(self: AnyActorRef): boolean {
@@ -38,6 +39,7 @@ export const profilePageMachine = setup({
       avatar: 'avatar';
       documents: 'documents';
       telegram: 'telegram';
+      journal: 'journal';
     },
   },
   actors: {
@@ -46,6 +48,7 @@ export const profilePageMachine = setup({
     avatar: avatarMachine,
     documents: documentsMachine,
     telegram: telegramMachine,
+    journal: journalMachine,
   },
   actions: {
     spawnProfile: spawnChild('profile', { id: 'profile', systemId: 'profile' }),
@@ -53,11 +56,12 @@ export const profilePageMachine = setup({
     spawnAvatar: spawnChild('avatar', { id: 'avatar', systemId: 'avatar' }),
     spawnDocuments: spawnChild('documents', { id: 'documents', systemId: 'documents' }),
     spawnTelegram: spawnChild('telegram', { id: 'telegram', systemId: 'telegram' }),
+    spawnJournal: spawnChild('journal', { id: 'journal', systemId: 'journal' }),
     forwardToApp: sendParent(({ event }) => event),
   },
 }).createMachine({
   id: 'profilePage',
-  entry: ['spawnProfile', 'spawnSecurity', 'spawnAvatar', 'spawnDocuments', 'spawnTelegram'],
+  entry: ['spawnProfile', 'spawnSecurity', 'spawnAvatar', 'spawnDocuments', 'spawnTelegram', 'spawnJournal'],
   initial: 'open',
   states: {
     open: {

@@ -104,6 +104,13 @@ export async function createAppActor(overrides: Partial<AppEnvironment> = {}): P
     });
   }
 
+  // Trade sounds stay silent while the tab is hidden (issue 16).
+  if (win) {
+    const visibility = () => actor.system.get('traderPrefs')?.send({ type: 'traderPrefs.visibilityChanged', hidden: win.document.visibilityState === 'hidden' });
+    win.document.addEventListener('visibilitychange', visibility);
+    queueMicrotask(visibility);
+  }
+
   actor.start();
   return { actor, services: { http, api, storage: env.storage } };
 }

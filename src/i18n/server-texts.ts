@@ -13,6 +13,7 @@ import { ErrorText } from '../../contract/envelope';
 import { AuthText, FieldText } from '../../contract/auth';
 import { ProfileText } from '../../contract/profile';
 import { OrderErrorText } from '../../contract/orders';
+import { AlertErrorText } from '../../contract/alerts';
 import { PaymentErrorText, PaymentMethodName, ProcessingTimeText } from '../../contract/payments';
 import { FALLBACK } from '../services/api';
 import { TRADING_FALLBACK } from '../services/trading-api';
@@ -24,6 +25,7 @@ export const SERVER_TEXT_CATALOGUES: Record<string, Record<string, string>> = {
   auth: AuthText,
   profile: ProfileText,
   orders: OrderErrorText,
+  alerts: AlertErrorText,
   payments: PaymentErrorText,
   // The seeded methods' descriptive names (brand names such as "Visa / Mastercard" stay as they are).
   payment_methods: { bankTransfer: PaymentMethodName.bankTransfer, cryptoLink: PaymentMethodName.cryptoLink },

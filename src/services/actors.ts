@@ -25,6 +25,7 @@ import type { HttpClient } from './http';
 import { tradingImplementations } from './trading-actors';
 import { profileImplementations } from './profile-actors';
 import { moneyImplementations } from './money-actors';
+import { traderToolsImplementations } from './trader-tools-actors';
 import type { BrowserStorage } from './storage';
 import { createSocketConnection } from './socket';
 
@@ -100,6 +101,7 @@ export function createImplementations(deps: ServiceDeps) {
     ...tradingImplementations(deps),
     ...profileImplementations(deps),
     ...moneyImplementations(deps),
+    ...traderToolsImplementations(deps),
     session: sessionMachine.provide(sessionImplementations(deps)),
     socket: socketMachine.provide({
       actors: { socketConnection: createSocketConnection({ url: deps.socketUrl }) },

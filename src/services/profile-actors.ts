@@ -21,6 +21,7 @@ import {
 import { telegramMachine } from '../../machines/telegram/telegram.machine';
 import type { HttpClient } from './http';
 import { createProfileApi, type ProfileApi } from './profile-api';
+import { journalImplementation } from './trader-tools-actors';
 
 export interface ProfileServiceDeps {
   http: HttpClient;
@@ -96,7 +97,7 @@ export function profileSectionImplementations(api: ProfileApi, win: Window | nul
 export function profileImplementations(deps: ProfileServiceDeps) {
   return {
     profilePage: profilePageMachine.provide({
-      actors: profileSectionImplementations(createProfileApi(deps.http), deps.window),
+      actors: { ...profileSectionImplementations(createProfileApi(deps.http), deps.window), journal: journalImplementation(deps.http) },
     }),
   };
 }

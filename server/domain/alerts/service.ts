@@ -119,7 +119,7 @@ export class AlertsService {
     const precision = pair.precision;
     const scaled = textToScaled(input.price, precision);
     if (scaled === null) throw badRequest(AlertErrorText.priceDecimals, [{ field: 'price', message: AlertErrorText.priceDecimals }]);
-    if (scaled <= 0) throw badRequest(ErrorText.validationFailed, [{ field: 'price', message: 'Price must be a positive decimal number' }]);
+    if (scaled <= 0) throw badRequest(AlertErrorText.priceInvalid, [{ field: 'price', message: AlertErrorText.priceInvalid }]);
     const latest = this.deps.market.latestTick(pair.pair_code);
     if (!latest) throw conflict(AlertErrorText.noPrice);
     // On the far side of the latest price, else the next tick would fire it at once.

@@ -3,7 +3,8 @@
  * account, a section navigation, and the sections personal info (#personal), transactions
  * (#transactions: the `transactions` slot the route fills with the money area's history;
  * nothing when it is not given), security (#security: password, two-factor), documents
- * (#documents), Telegram (#telegram) and interface settings (#settings).
+ * (#documents), Telegram (#telegram), the trading journal (#journal, issue 16) and interface
+ * settings (#settings).
  *
  * While the screen is shown the app runs the profile flow (one actor per section, spawned on
  * mount and stopped on unmount). An address hash scrolls to its section, also when it changes
@@ -17,6 +18,7 @@ import { useT } from '../../i18n';
 import { useUser } from '../../app/hooks';
 import { AvatarEditor } from './AvatarEditor';
 import { DocumentsSection } from './DocumentsSection';
+import { JournalSection } from './JournalSection';
 import { PersonalInfoSection } from './PersonalInfoSection';
 import { SecuritySection } from './SecuritySection';
 import { SettingsSection } from './SettingsSection';
@@ -24,12 +26,13 @@ import { TelegramSection } from './TelegramSection';
 import { useHash, useProfileFlow, useSection } from './hooks';
 import './profile.css';
 
-export const PROFILE_ANCHORS = ['personal', 'transactions', 'security', 'documents', 'telegram', 'settings'] as const;
+export const PROFILE_ANCHORS = ['personal', 'transactions', 'journal', 'security', 'documents', 'telegram', 'settings'] as const;
 export type ProfileAnchor = (typeof PROFILE_ANCHORS)[number];
 
 const SECTION_ICONS: Record<ProfileAnchor, IconName> = {
   personal: 'profile',
   transactions: 'history',
+  journal: 'stats',
   security: 'shield',
   documents: 'file',
   telegram: 'telegram',
@@ -96,6 +99,7 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
   const securityActor = useSection(page, 'security');
   const documentsActor = useSection(page, 'documents');
   const telegramActor = useSection(page, 'telegram');
+  const journalActor = useSection(page, 'journal');
   const profileReady = useSelector(profileActor, (s) => (s ? !s.matches('loading') : false));
   const hash = useHash();
   const anchors = PROFILE_ANCHORS.filter((id) => id !== 'transactions' || transactions !== undefined);
@@ -116,6 +120,7 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
   const labels: Record<ProfileAnchor, string> = {
     personal: t('profile.nav.personal'),
     transactions: t('profile.nav.transactions'),
+    journal: t('profile.nav.journal'),
     security: t('profile.nav.security'),
     documents: t('profile.nav.documents'),
     telegram: t('profile.nav.telegram'),
@@ -175,6 +180,9 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
               {transactions}
             </Section>
           ) : null}
+          <Section id="journal" title={t('journal.title')} hint={t('journal.hint')}>
+            <JournalSection actor={journalActor} />
+          </Section>
           <Section id="security" title={t('profile.security.title')} hint={t('profile.security.hint')}>
             <SecuritySection actor={securityActor} />
           </Section>

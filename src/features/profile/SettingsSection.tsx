@@ -2,14 +2,15 @@
  * Interface settings: the theme (light, dark, or auto following the system) and the interface
  * language. They belong to the app's long-lived theme and locale actors (`theme.chosen`,
  * `locale.chosen`), which apply the choice at once, keep it on this device and save it to the
- * account's front settings (the app confirms with a toast).
+ * account's front settings (the app confirms with a toast). Keyboard trading and trade sounds
+ * (issue 16) are the traderPrefs actor's switches, saved the same way.
  */
 import { useSelector } from '@xstate/react';
 import { LANGUAGES, type Language, type ThemeSetting } from '../../../contract/user';
 import { resolveTheme } from '../../../machines/theme/theme.machine';
-import { SegmentedControl } from '../../components';
+import { CheckboxField, SegmentedControl } from '../../components';
 import { useT } from '../../i18n';
-import { useLocaleActor, useThemeActor } from '../../app/runtime';
+import { useChild, useLocaleActor, useThemeActor } from '../../app/runtime';
 
 export function SettingsSection() {
   const t = useT();
@@ -18,6 +19,9 @@ export function SettingsSection() {
   const setting = useSelector(theme, (s) => s.context.setting);
   const resolved = useSelector(theme, (s) => resolveTheme(s.context.setting, s.context.systemDark));
   const language = useSelector(locale, (s) => s.context.language);
+  const prefs = useChild('traderPrefs');
+  const shortcuts = useSelector(prefs, (s) => s?.context.shortcuts ?? true);
+  const sounds = useSelector(prefs, (s) => s?.context.sounds ?? true);
   return (
     <div className="profile-settings">
       <div className="profile-setting">
@@ -53,6 +57,26 @@ export function SettingsSection() {
           onChange={(next) => locale.send({ type: 'locale.chosen', language: next })}
           options={LANGUAGES.map((code) => ({ value: code, label: <span lang={code}>{t(`nav.language_names.${code}`)}</span> }))}
         />
+      </div>
+      <div className="profile-setting">
+        <div className="stack stack-sm">
+          <h3 className="profile-subtitle">{t('profile.settings.trading')}</h3>
+          <p className="text-sm text-muted">{t('profile.settings.trading_hint')}</p>
+        </div>
+        <div className="stack stack-sm">
+          <CheckboxField
+            label={t('profile.settings.shortcuts')}
+            hint={t('profile.settings.shortcuts_hint')}
+            checked={shortcuts}
+            onChange={(e) => prefs?.send({ type: 'traderPrefs.shortcutsSwitched', enabled: e.currentTarget.checked })}
+          />
+          <CheckboxField
+            label={t('profile.settings.sounds')}
+            hint={t('profile.settings.sounds_hint')}
+            checked={sounds}
+            onChange={(e) => prefs?.send({ type: 'traderPrefs.soundsSwitched', enabled: e.currentTarget.checked })}
+          />
+        </div>
       </div>
     </div>
   );

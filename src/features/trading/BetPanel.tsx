@@ -27,6 +27,7 @@ import { useModalControls } from '../../app/hooks';
 import { MODAL_IDS } from '../../app/modal-registry';
 import { amountPresets, convertExpiry, firstPreset, potentialReturn, presetDecimals, stepAmount, stepExpiry } from './bet-steps';
 import { useOrderPlacementActor, usePairsActor } from './hooks';
+import { useShortcuts } from './keyboard';
 
 export function BetPanel({ compact = false }: { compact?: boolean }) {
   const t = useT();
@@ -81,6 +82,8 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
 
   const setAmount = (value: string) => placement.send({ type: 'orderPlacement.amountChanged', amount: value });
   const setExpiry = (value: number, unit: ExpiryUnit) => placement.send({ type: 'orderPlacement.expiryChanged', value, unit });
+  const stepAmountBy = (step: 1 | -1) => setAmount(stepAmount(amount, currency, step));
+  const stepTimeBy = (step: 1 | -1) => setExpiry(stepExpiry(expiryValue, expiryUnit, step), expiryUnit);
   const place = (direction: OrderDirection) => {
     const setup: TradeSetup = {
       loggedIn,
@@ -92,6 +95,14 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
     setTouched(true);
     placement.send({ type: 'orderPlacement.placeRequested', direction, setup });
   };
+
+  // Keyboard trading (keyboard.tsx): each key does what its button does, nothing more.
+  useShortcuts((action) => {
+    if (action === 'up' || action === 'down') {
+      if (!placing) place(action);
+    } else if (action === 'amountUp' || action === 'amountDown') stepAmountBy(action === 'amountUp' ? 1 : -1);
+    else if (action === 'timeUp' || action === 'timeDown') stepTimeBy(action === 'timeUp' ? 1 : -1);
+  });
 
   const timeText = expiryUnit === 'seconds' ? t('trading.duration_seconds', { count: expiryValue }) : t('trading.duration_minutes', { count: expiryValue });
   const accountWord = real ? t('nav.real_account') : t('nav.demo_account');
@@ -121,11 +132,11 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
             maxLength={24}
             leading={
               <>
-                <IconButton icon="minus" className="stepper-button" label={t('trading.amount_decrease')} onClick={() => setAmount(stepAmount(amount, currency, -1))} />
+                <IconButton icon="minus" className="stepper-button" label={t('trading.amount_decrease')} onClick={() => stepAmountBy(-1)} />
                 {symbol ? <span className="stepper-symbol">{symbol}</span> : null}
               </>
             }
-            trailing={<IconButton icon="plus" className="stepper-button" label={t('trading.amount_increase')} onClick={() => setAmount(stepAmount(amount, currency, 1))} />}
+            trailing={<IconButton icon="plus" className="stepper-button" label={t('trading.amount_increase')} onClick={() => stepAmountBy(1)} />}
             error={amountError}
             onChange={(e) => setAmount(e.currentTarget.value)}
             onBlur={() => setTouched(true)}
@@ -163,7 +174,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
             autoComplete="off"
             maxLength={5}
             leading={
-              <IconButton icon="minus" className="stepper-button" label={t('trading.time_decrease')} onClick={() => setExpiry(stepExpiry(expiryValue, expiryUnit, -1), expiryUnit)} />
+              <IconButton icon="minus" className="stepper-button" label={t('trading.time_decrease')} onClick={() => stepTimeBy(-1)} />
             }
             trailing={
               <>
@@ -182,7 +193,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
                 ) : (
                   <span className="stepper-unit">{expiryUnit === 'seconds' ? t('trading.unit_seconds_short') : t('trading.unit_minutes_short')}</span>
                 )}
-                <IconButton icon="plus" className="stepper-button" label={t('trading.time_increase')} onClick={() => setExpiry(stepExpiry(expiryValue, expiryUnit, 1), expiryUnit)} />
+                <IconButton icon="plus" className="stepper-button" label={t('trading.time_increase')} onClick={() => stepTimeBy(1)} />
               </>
             }
             error={expiryError}

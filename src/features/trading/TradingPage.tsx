@@ -15,7 +15,10 @@ import { BetPanel } from './BetPanel';
 import { ChartPanel } from './ChartPanel';
 import { OrderCloseDialog } from './OrderCloseDialog';
 import { OrdersPanel } from './OrdersPanel';
-import { useOrderCloseActor, useOrdersActor } from './hooks';
+import { useOrderCloseActor, useOrdersActor, usePairsActor } from './hooks';
+import { ShortcutsDialog, useKeyboardTrading, useShortcuts } from './keyboard';
+import { useModalControls } from '../../app/hooks';
+import { MODAL_IDS } from '../../app/modal-registry';
 import './trading.css';
 
 function ordersTabFrom(search: string): OrdersTab | null {
@@ -34,6 +37,15 @@ export function TradingPage() {
   const [sheetOpen, setSheetOpen] = useState(false);
   const ordersSection = useRef<HTMLElement>(null);
   const requestedTab = ordersTabFrom(search);
+  const pairs = usePairsActor();
+  const modals = useModalControls();
+
+  // Keyboard trading (issue 16): the bet keys are the bet panel's; the pair keys are here.
+  useKeyboardTrading();
+  useShortcuts((action) => {
+    if (action === 'nextPair' || action === 'previousPair') pairs.send({ type: 'pairs.pairStepped', step: action === 'nextPair' ? 1 : -1 });
+    else if (action === 'pairSelector') modals.open(MODAL_IDS.pairSelector);
+  });
 
   // The sidebar's Orders links: show that tab, in the sheet on a phone.
   useEffect(() => {
@@ -76,6 +88,7 @@ export function TradingPage() {
         </BottomSheet>
       ) : null}
       {closeFlow ? <OrderCloseDialog actor={closeFlow} /> : null}
+      <ShortcutsDialog />
     </div>
   );
 }
