@@ -20,6 +20,7 @@ import { AccessTokens } from './domain/auth/tokens';
 import type { AppContext, ServerBase, ServerModule } from './context';
 import { buildServices } from './composition';
 import { HttpError } from './http/errors';
+import { installSocketGuard } from './http/socket-guard';
 import { connectSources, hardenedServerOptions, registerHardening } from './http/hardening';
 import { fail, ErrorText } from '../contract/envelope';
 import type { PriceFeed } from './domain/market/types';
@@ -156,6 +157,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pingTimeout: 20_000,
   });
   ctx.io = io;
+  // Abuse limits first, so no area's handler ever sees a refused socket or a dropped event.
+  installSocketGuard(io, {
+    enabled: config.rateLimit,
+    socketsPerIp: config.socketsPerIp,
+    eventsPerSecond: config.socketEventsPerSecond,
+    burst: config.socketEventBurst,
+    onAbuse: (info) => app.log.warn(info, 'socket limit hit'),
+  });
   for (const m of modules) m.socket?.(io, ctx);
 
   // Fastify resolves listen() before onListen hooks finish: callers that need the background

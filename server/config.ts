@@ -44,6 +44,11 @@ const EnvSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'warn'),
   /** Turn the rate limits off (only for load tests on a private machine). */
   RATE_LIMIT: bool(true),
+  /** Open sockets allowed per client IP (more are refused at the handshake). */
+  SOCKETS_PER_IP: int(50, 1),
+  /** Per-socket event rate (token bucket): events per second and the burst allowed. */
+  SOCKET_EVENTS_PER_SECOND: int(10, 1),
+  SOCKET_EVENT_BURST: int(30, 1),
   /** Seed of the market simulator; the same seed gives the same prices. */
   SIM_SEED: int(20261122),
   /** Ticks per second per pair of the simulator. */
@@ -98,6 +103,9 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   rateLimit: boolean;
+  socketsPerIp: number;
+  socketEventsPerSecond: number;
+  socketEventBurst: number;
   simSeed: number;
   simTicksPerSecond: number;
   tickRetentionHours: number;
@@ -143,6 +151,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     rateLimit: e.RATE_LIMIT,
+    socketsPerIp: e.SOCKETS_PER_IP,
+    socketEventsPerSecond: e.SOCKET_EVENTS_PER_SECOND,
+    socketEventBurst: e.SOCKET_EVENT_BURST,
     simSeed: e.SIM_SEED,
     simTicksPerSecond: e.SIM_TICKS_PER_SECOND,
     tickRetentionHours: e.TICK_RETENTION_HOURS,

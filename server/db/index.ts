@@ -10,6 +10,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema';
 import { migrations } from './migrations';
+import { withStatementCache } from './statement-cache';
 
 export type DB = Kysely<Database>;
 /** A handle bound to the one connection of a running transaction (or the db itself for reads). */
@@ -22,7 +23,8 @@ export async function openDatabase(file: string): Promise<DB> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Prepared statements are reused across queries (statement-cache.ts).
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return db;
 }

@@ -44,6 +44,9 @@ export async function recordEvent<T extends DomainEventType>(
 
 type Listener = (event: DomainEvent) => void | Promise<void>;
 
+/** Events read and delivered per step of a drain (the loop yields between steps). */
+export const DELIVERY_PAGE = 200;
+
 export class EventDispatcher {
   private cursor = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -98,7 +101,7 @@ export class EventDispatcher {
         .selectAll()
         .where('id', '>', this.cursor)
         .orderBy('id')
-        .limit(500)
+        .limit(DELIVERY_PAGE)
         .execute();
       if (rows.length === 0) return;
       for (const row of rows) {
@@ -118,6 +121,9 @@ export class EventDispatcher {
           }
         }
       }
+      // A burst (thousands of settlements) is delivered a page at a time with the event loop
+      // free in between: ticks and requests are not held up behind it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

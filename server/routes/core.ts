@@ -9,6 +9,7 @@ import { ErrorText, ok } from '../../contract/envelope';
 import { CURRENCIES, DEFAULT_CURRENCY } from '../../contract/currencies';
 import { GetUserdataSchema, ProvideTokenSchema } from '../../contract/socket';
 import { getBalances } from '../domain/ledger';
+import { Coalescer } from '../domain/push-batch';
 import { parseFrontSettings } from '../domain/users';
 import type { AccessClaims } from '../domain/auth/tokens';
 
@@ -156,10 +157,20 @@ export const coreModule: ServerModule = {
       socket.on('ping', () => socket.emit('pong', { time: ctx.now() }));
     });
 
-    ctx.events.on('balances.changed', async (event) => {
-      if (event.userId === null) return;
-      const balances = await getBalances(ctx.db, event.userId);
-      io.to(userRoom(event.userId)).emit('update_balances', { balances });
+    // One update_balances per user per turn of the event loop (a burst of settlements changes
+    // a user's balance many times), and no read for a user with no socket connected.
+    const balancesPush = new Coalescer<number, number>(
+      async (userIds) => {
+        for (const userId of userIds) {
+          if (!io.sockets.adapter.rooms.has(userRoom(userId))) continue;
+          const balances = await getBalances(ctx.db, userId);
+          io.to(userRoom(userId)).emit('update_balances', { balances });
+        }
+      },
+      (err) => ctx.log.error({ err }, 'balances push failed'),
+    );
+    ctx.events.on('balances.changed', (event) => {
+      if (event.userId !== null) balancesPush.add(event.userId, event.userId);
     });
   },
   start(ctx) {

@@ -43,17 +43,26 @@ function sendError(socket: Socket, event: string, message: string): void {
   socket.emit('error_message', payload);
 }
 
-async function selectPair(ctx: AppContext, m: Market, socket: Socket, raw: unknown): Promise<void> {
+/** A select_pair payload checked against the contract and the pairs, or null after telling the client. */
+function validSelection(m: Market, socket: Socket, raw: unknown): { pair_code: string; timeframe: Timeframe } | null {
   const parsed = v.safeParse(SelectPairSchema, raw);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    return sendError(socket, 'select_pair', issue.path?.length ? issue.message : ErrorText.invalidPayload);
+    sendError(socket, 'select_pair', issue.path?.length ? issue.message : ErrorText.invalidPayload);
+    return null;
   }
   const { pair_code, timeframe } = parsed.output;
   const pair = m.getPair(pair_code);
-  if (!pair || pair.is_active === false) return sendError(socket, 'select_pair', ErrorText.pairNotFound);
-  if (!pair.timeframes.includes(timeframe)) return sendError(socket, 'select_pair', 'Unknown timeframe');
+  const problem = !pair || pair.is_active === false ? ErrorText.pairNotFound : !pair.timeframes.includes(timeframe) ? 'Unknown timeframe' : null;
+  if (problem) {
+    sendError(socket, 'select_pair', problem);
+    return null;
+  }
+  return { pair_code, timeframe };
+}
 
+async function selectPair(ctx: AppContext, m: Market, socket: Socket, selected: { pair_code: string; timeframe: Timeframe }): Promise<void> {
+  const { pair_code, timeframe } = selected;
   const state = marketState(socket);
   const selection = ++state.selection;
   // Leave at once: no event of the previous pair reaches the socket after it asked to switch.
@@ -98,11 +107,35 @@ export const marketModule: ServerModule = {
       marketState(socket);
       socket.emit('init_pairs', { pairs: m.listPairs() });
       socket.emit('pairs_rates', { rates: m.rates() });
+      // At most one select_pair runs per socket; a newer one replaces any still waiting (only the
+      // latest choice matters), and nothing runs for a socket that has gone.
+      type Selection = { pair_code: string; timeframe: Timeframe };
+      let running = false;
+      let waiting: Selection | null = null;
+      const run = (selected: Selection) => {
+        running = true;
+        selectPair(ctx, m, socket, selected)
+          .catch((err) => {
+            ctx.log.error({ err }, 'select_pair failed');
+            sendError(socket, 'select_pair', ErrorText.requestFailed);
+          })
+          .finally(() => {
+            running = false;
+            const next = waiting;
+            waiting = null;
+            if (next && socket.connected) run(next);
+          });
+      };
       socket.on('select_pair', (raw: unknown) => {
-        selectPair(ctx, m, socket, raw).catch((err) => {
-          ctx.log.error({ err }, 'select_pair failed');
-          sendError(socket, 'select_pair', ErrorText.requestFailed);
-        });
+        const selected = validSelection(m, socket, raw);
+        if (!selected) return;
+        if (!running) return run(selected);
+        // The running one's answer is dropped (its selection is no longer the latest).
+        marketState(socket).selection++;
+        waiting = selected;
+      });
+      socket.once('disconnect', () => {
+        waiting = null;
       });
     });
 

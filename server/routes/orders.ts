@@ -24,6 +24,7 @@ import {
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import { userRoom } from './core';
+import { Coalescer } from '../domain/push-batch';
 
 export const ordersModule: ServerModule = {
   name: 'orders',
@@ -72,14 +73,27 @@ export const ordersModule: ServerModule = {
   },
 
   socket(io, ctx) {
-    const push = async (orderId: number, change: OrderUpdateEvent['change']) => {
-      const found = await ctx.services.orders.byId(orderId);
-      if (!found) return;
-      const payload: OrderUpdateEvent = { change, order: found.order };
-      io.to(userRoom(found.userId)).emit(ORDER_UPDATE_EVENT, payload);
-    };
-    ctx.events.on('order.opened', (event) => push(event.payload.order_id, 'opened'));
-    ctx.events.on('order.settled', (event) => push(event.payload.order_id, 'settled'));
+    // Grouped per turn of the event loop (push-batch.ts): one read for all the orders a burst
+    // names, and none for users with no socket connected.
+    type Item = { orderId: number; userId: number | null; change: OrderUpdateEvent['change'] };
+    const batch = new Coalescer<string, Item>(
+      async (items) => {
+        const wanted = items.filter((i) => i.userId === null || io.sockets.adapter.rooms.has(userRoom(i.userId)));
+        if (wanted.length === 0) return;
+        const found = await ctx.services.orders.byIds([...new Set(wanted.map((i) => i.orderId))]);
+        for (const item of wanted) {
+          const hit = found.get(item.orderId);
+          if (!hit) continue;
+          const payload: OrderUpdateEvent = { change: item.change, order: hit.order };
+          io.to(userRoom(hit.userId)).emit(ORDER_UPDATE_EVENT, payload);
+        }
+      },
+      (err) => ctx.log.error({ err }, 'order push failed'),
+    );
+    const push = (orderId: number, change: OrderUpdateEvent['change'], userId: number | null) =>
+      batch.add(`${orderId}:${change}`, { orderId, userId, change });
+    ctx.events.on('order.opened', (event) => push(event.payload.order_id, 'opened', event.userId));
+    ctx.events.on('order.settled', (event) => push(event.payload.order_id, 'settled', event.userId));
   },
 
   start(ctx) {

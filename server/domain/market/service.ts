@@ -27,6 +27,7 @@ import { QuoteWatch } from './quote-watch';
 import { sealTicks } from './tick-chain';
 import { applyPrice, copyCandle, MAX_CANDLES, mergeCandles } from './candles';
 import { backfillCandles } from './backfill';
+import { CandleRing } from './candle-ring';
 import {
   candleRetentionCutoff,
   candlesContaining,
@@ -82,6 +83,8 @@ export class Market implements MarketService {
   private feed: PriceFeed | null = null;
   private readonly listeners = new Set<(tick: Tick) => void>();
 
+  /** Candle history per pair and timeframe kept in memory (candle-ring.ts). */
+  private readonly history = new CandleRing();
   private pendingTicks: Tick[] = [];
   private dirtyCandles = new Map<string, Candle>();
   private pendingAnchors = new Map<string, { time: number; price: number }>();
@@ -303,6 +306,7 @@ export class Market implements MarketService {
       if (!candle) continue;
       s.live.set(tf, candle);
       this.dirtyCandles.set(candleKey(candle), candle);
+      this.history.apply(candle);
     }
     // A delayed pair resumes with its first fresh tick, before anyone hears of that tick.
     this.quotes?.touch(tick.pair_code);
@@ -416,13 +420,21 @@ export class Market implements MarketService {
     const s = this.series.get(pairCode);
     const n = Math.min(MAX_CANDLES, Math.floor(limit));
     if (!s || !(n >= 1) || !v.is(TimeframeSchema, timeframe)) return [];
+    // Served from memory once read (candle-ring.ts): select_pair costs a copy, not a read.
+    const cached = this.history.get(pairCode, timeframe, n);
+    if (cached) return cached;
     await this.ensureBackfill(s);
     return this.serial(async () => {
-      const stored = await storedCandles(this.ctx.db, pairCode, timeframe, n);
+      const again = this.history.get(pairCode, timeframe, n);
+      if (again) return again;
+      const stored = await storedCandles(this.ctx.db, pairCode, timeframe, MAX_CANDLES);
       const pending: Candle[] = [];
       for (const c of this.dirtyCandles.values()) if (c.pair_code === pairCode && c.timeframe === timeframe) pending.push(c);
       const live = s.live.get(timeframe);
-      return mergeCandles(n, stored, pending, live ? [live] : []).map(copyCandle);
+      const merged = mergeCandles(MAX_CANDLES, stored, pending, live ? [live] : []);
+      // Installed in the same synchronous step as the read's merge: every later tick updates it.
+      this.history.install(pairCode, timeframe, merged);
+      return merged.slice(Math.max(0, merged.length - n)).map(copyCandle);
     });
   }
 
@@ -483,6 +495,8 @@ export class Market implements MarketService {
         }),
       );
     }
+    // Pruned candles leave the in-memory history too (it is read again on the next request).
+    if (candles > 0) this.history.clear();
     return { ticks, candles, cutoff };
   }
 
@@ -525,6 +539,7 @@ export class Market implements MarketService {
           .execute();
       });
       s.backfilled = true;
+      this.history.clear();
     })
       .catch((err) => this.ctx.log.error({ err, pair_code: s.pair.pair_code }, 'market backfill failed'))
       .finally(() => {

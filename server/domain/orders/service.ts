@@ -81,6 +81,16 @@ export class OrdersService {
     return row ? { userId: row.user_id, order: wire(this.deps, row) } : null;
   }
 
+  /** The wire shapes of several orders by id (for grouped pushes), by id; missing ids are absent. */
+  async byIds(orderIds: readonly number[]): Promise<Map<number, { userId: number; order: Order }>> {
+    const out = new Map<number, { userId: number; order: Order }>();
+    for (let i = 0; i < orderIds.length; i += 500) {
+      const rows = await this.deps.db.selectFrom('orders').selectAll().where('id', 'in', orderIds.slice(i, i + 500)).execute();
+      for (const row of rows) out.set(row.id, { userId: row.user_id, order: wire(this.deps, row) });
+    }
+    return out;
+  }
+
   /** Acceptance time of the oldest open order (ticks from then on are still needed), or null. */
   async earliestOpenAcceptedAt(): Promise<number | null> {
     const row = await this.deps.db

@@ -1,0 +1,108 @@
+/**
+ * Socket abuse limits (docs/performance.md, docs/security.md), installed on the socket.io
+ * server before any area registers its handlers:
+ *   - a cap on open sockets per client IP (SOCKETS_PER_IP): one more is refused at the handshake
+ *     (the client gets connect_error "Too many requests, please try again later");
+ *   - a token bucket per socket on EVERY incoming event (SOCKET_EVENTS_PER_SECOND refill,
+ *     SOCKET_EVENT_BURST capacity): over the limit the event is dropped unseen by the handlers
+ *     and the client told once per burst with `error_message {event, message}`; a socket that
+ *     keeps going (DISCONNECT_AFTER_DROPS drops within DROP_WINDOW_MS) is told and disconnected.
+ * RATE_LIMIT=false (load tests on a private machine) turns both off, like the HTTP limits.
+ */
+import type { Server as SocketServer, Socket } from 'socket.io';
+import { ErrorText } from '../../contract/envelope';
+import type { SocketError } from '../../contract/socket';
+
+export const DISCONNECT_AFTER_DROPS = 50;
+export const DROP_WINDOW_MS = 10_000;
+
+export interface SocketGuardOptions {
+  enabled: boolean;
+  socketsPerIp: number;
+  eventsPerSecond: number;
+  burst: number;
+  now?: () => number;
+  onAbuse?: (info: { ip: string; socket: string; reason: 'ip_cap' | 'event_rate' }) => void;
+}
+
+/** A token bucket: `capacity` tokens, refilled at `perSecond`; take() spends one if there is one. */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+    now: number,
+  ) {
+    this.tokens = capacity;
+    this.at = now;
+  }
+
+  take(now: number): boolean {
+    if (now > this.at) {
+      this.tokens = Math.min(this.capacity, this.tokens + ((now - this.at) / 1000) * this.perSecond);
+      this.at = now;
+    }
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/** The address the socket's connection came from (no proxy is trusted, like the HTTP side). */
+export const socketIp = (socket: Socket) => socket.handshake.address || 'unknown';
+
+function tell(socket: Socket, event: string): void {
+  const payload: SocketError = { event, message: ErrorText.tooManyRequests };
+  socket.emit('error_message', payload);
+}
+
+export function installSocketGuard(io: SocketServer, options: SocketGuardOptions): void {
+  if (!options.enabled) return;
+  const now = options.now ?? Date.now;
+  const perIp = new Map<string, number>();
+
+  io.use((socket, next) => {
+    const ip = socketIp(socket);
+    const open = perIp.get(ip) ?? 0;
+    if (open >= options.socketsPerIp) {
+      options.onAbuse?.({ ip, socket: socket.id, reason: 'ip_cap' });
+      return next(new Error(ErrorText.tooManyRequests));
+    }
+    perIp.set(ip, open + 1);
+    socket.once('disconnect', () => {
+      const left = (perIp.get(ip) ?? 1) - 1;
+      if (left <= 0) perIp.delete(ip);
+      else perIp.set(ip, left);
+    });
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    const bucket = new TokenBucket(options.burst, options.eventsPerSecond, now());
+    let told = false;
+    let drops: number[] = [];
+    socket.use(([event], next) => {
+      const t = now();
+      if (bucket.take(t)) {
+        told = false;
+        return next();
+      }
+      const name = typeof event === 'string' ? event : 'unknown';
+      drops.push(t);
+      drops = drops.filter((d) => t - d <= DROP_WINDOW_MS);
+      if (drops.length >= DISCONNECT_AFTER_DROPS) {
+        options.onAbuse?.({ ip: socketIp(socket), socket: socket.id, reason: 'event_rate' });
+        tell(socket, name);
+        socket.disconnect(true);
+        return;
+      }
+      if (!told) {
+        told = true;
+        tell(socket, name);
+      }
+      // Dropped: next() is not called, so no handler sees the event.
+    });
+  });
+}
