@@ -67,7 +67,8 @@ test('find a pair, place a 5-second demo order, watch it settle and the balance 
   await selector.getByRole('searchbox', { name: 'Search pairs' }).fill('eth');
   const options = selector.getByRole('button', { name: /payout/ });
   await expect(options).toHaveCount(1);
-  await expect(options.first()).toHaveAccessibleName(/^ETH\/USD, Crypto, payout \d+%$/);
+  // The default start runs on the simulator: every pair says its prices are simulated.
+  await expect(options.first()).toHaveAccessibleName(/^ETH\/USD, Crypto, payout \d+%, simulated prices$/);
   await selector.getByRole('searchbox', { name: 'Search pairs' }).fill('zzzz');
   await expect(selector.getByRole('heading', { name: 'No pairs found' })).toBeVisible();
   await expectNoAxeViolations(page, '[role="dialog"]');

@@ -102,7 +102,8 @@ export function ReceiptButton({ order }: { order: Order }) {
           </div>
         ) : null}
         {state === 'shown' && receipt ? (
-          <div className="receipt stack stack-sm">
+          // Focusable, so the receipt scrolls from the keyboard when it is taller than the dialog.
+          <div className="receipt stack stack-sm" tabIndex={0} role="group" aria-label={t('orders.receipt.title', { id: order.order_id })}>
             <dl className="receipt-fields">
               <Row label={t('orders.receipt.pair')}>
                 {receipt.pair_human_code}
