@@ -106,7 +106,9 @@ function withSetup(context: ChartSetupContext, pairCode: string, change: (setup:
   return { setups: { ...context.setups, [pairCode]: change(setupOf(context.setups, pairCode)) } };
 }
 
-function addDrawing(context: ChartSetupContext, pairCode: string, drawing: Omit<Drawing, 'id'> & { kind: Drawing['kind'] }): Pick<ChartSetupContext, 'setups'> {
+type NewDrawing = { kind: 'hline'; price: number } | { kind: 'trend'; from: ChartPoint; to: ChartPoint };
+
+function addDrawing(context: ChartSetupContext, pairCode: string, drawing: NewDrawing): Pick<ChartSetupContext, 'setups'> {
   return withSetup(context, pairCode, (s) => ({ ...s, drawings: [...s.drawings, { ...drawing, id: nextId('d', s.drawings) } as Drawing] }));
 }
 

@@ -12,21 +12,10 @@
  * The canvas is hidden from assistive tech: the caller gives the text alternative.
  */
 import { useEffect, useRef } from 'react';
-import {
-  CandlestickSeries,
-  ColorType,
-  createChart,
-  LineStyle,
-  TickMarkType,
-  TrackingModeExitMode,
-  type CandlestickData,
-  type IChartApi,
-  type IPriceLine,
-  type ISeriesApi,
-  type Time,
-  type UTCTimestamp,
-} from 'lightweight-charts';
+import { ColorType, createChart, LineStyle, TickMarkType, TrackingModeExitMode, type IChartApi, type IPriceLine, type MouseEventParams, type Time } from 'lightweight-charts';
 import type { Candle } from '../../../contract/market';
+import type { ChartPoint, ChartType, Drawing, Study } from '../../../contract/chart';
+import { ChartLayers } from './chart/chart-layers';
 
 export interface EntryLine {
   id: number;
@@ -45,7 +34,18 @@ export interface CandleChartProps {
   /** Whether the time axis shows seconds (timeframes under a minute). */
   seconds: boolean;
   className?: string;
+  /** The chart setup (issue 16): price series type, studies and drawings (chart/chart-layers.ts). */
+  chartType?: ChartType;
+  studies?: readonly Study[];
+  drawings?: readonly Drawing[];
+  /** The first end of a trend line being drawn. */
+  pendingPoint?: ChartPoint | null;
+  /** Set while a drawing tool is active: a click or tap on the price pane gives its time and price. */
+  onPointPicked?: ((point: ChartPoint) => void) | null;
 }
+
+const NO_STUDIES: readonly Study[] = [];
+const NO_DRAWINGS: readonly Drawing[] = [];
 
 function token(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -59,6 +59,7 @@ function palette() {
     gain: token('--color-gain'),
     loss: token('--color-loss'),
     crosshair: token('--color-border-strong'),
+    accent: token('--color-primary'),
   };
 }
 
@@ -72,14 +73,25 @@ function localParts(time: Time) {
   return { d, hm: `${pad(d.getHours())}:${pad(d.getMinutes())}`, s: pad(d.getSeconds()) };
 }
 
-function toBar(candle: Candle): CandlestickData<UTCTimestamp> {
-  return { time: candle.timestamp as UTCTimestamp, open: candle.open, high: candle.high, low: candle.low, close: candle.close };
-}
-
-export function CandleChart({ seriesKey, candles, precision, formatPrice, lines, seconds, className }: CandleChartProps) {
+export function CandleChart({
+  seriesKey,
+  candles,
+  precision,
+  formatPrice,
+  lines,
+  seconds,
+  className,
+  chartType = 'candles',
+  studies = NO_STUDIES,
+  drawings = NO_DRAWINGS,
+  pendingPoint = null,
+  onPointPicked = null,
+}: CandleChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
-  const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
+  const seriesRef = useRef<ChartLayers | null>(null);
+  const pickRef = useRef(onPointPicked);
+  pickRef.current = onPointPicked;
   const drawn = useRef<{ key: string; candles: readonly Candle[] }>({ key: '', candles: [] });
   const priceLines = useRef(new Map<number, { line: IPriceLine; direction: EntryLine['direction'] }>());
   const secondsRef = useRef(seconds);
@@ -117,15 +129,17 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
       // A touch shows the crosshair while the finger is down, not until the next tap.
       trackingMode: { exitMode: TrackingModeExitMode.OnTouchEnd },
     });
-    const series = chart.addSeries(CandlestickSeries, {
-      upColor: colors.gain,
-      downColor: colors.loss,
-      wickUpColor: colors.gain,
-      wickDownColor: colors.loss,
-      borderVisible: false,
-    });
+    const layers = new ChartLayers(chart, { gain: colors.gain, loss: colors.loss, accent: colors.accent, text: colors.text, grid: colors.grid });
     chartRef.current = chart;
-    seriesRef.current = series;
+    seriesRef.current = layers;
+    // A drawing tool is active: the click or tap places a point (time and price) on the price pane.
+    const onClick = (param: MouseEventParams<Time>) => {
+      const pick = pickRef.current;
+      if (!pick || !param.point) return;
+      const point = layers.pointAt(param.point.x, param.point.y, param.paneIndex);
+      if (point) pick(point);
+    };
+    chart.subscribeClick(onClick);
 
     const recolor = () => {
       const c = palette();
@@ -136,7 +150,7 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
         timeScale: { borderColor: c.border },
         crosshair: { vertLine: { color: c.crosshair }, horzLine: { color: c.crosshair } },
       });
-      series.applyOptions({ upColor: c.gain, downColor: c.loss, wickUpColor: c.gain, wickDownColor: c.loss });
+      layers.recolor({ gain: c.gain, loss: c.loss, accent: c.accent, text: c.text, grid: c.grid });
       for (const { line, direction } of priceLines.current.values()) line.applyOptions({ color: direction === 'up' ? c.gain : c.loss });
     };
     const observer = new MutationObserver(recolor);
@@ -163,6 +177,7 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
       el.removeEventListener('pointerleave', clear);
       el.removeEventListener('touchend', clear);
       document.removeEventListener('pointerdown', onOutside, true);
+      chart.unsubscribeClick(onClick);
       observer.disconnect();
       lineStore.clear();
       drawn.current = { key: '', candles: [] };
@@ -173,8 +188,16 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
   }, []);
 
   useEffect(() => {
-    seriesRef.current?.applyOptions({ priceFormat: { type: 'price', precision, minMove: 1 / 10 ** precision } });
+    seriesRef.current?.setPrecision(precision);
   }, [precision]);
+
+  // The price series in the chosen type; the entry lines of the old one went with it.
+  useEffect(() => {
+    const layers = seriesRef.current;
+    if (!layers) return;
+    layers.setType(chartType);
+    priceLines.current.clear();
+  }, [chartType]);
 
   useEffect(() => {
     chartRef.current?.applyOptions({ timeScale: { secondsVisible: seconds } });
@@ -183,12 +206,13 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
   // Prices in the UI's language (decimal mark and grouping) on the scale, the tags and the crosshair.
   useEffect(() => {
     chartRef.current?.applyOptions({ localization: { priceFormatter: formatPrice } });
+    seriesRef.current?.setDecimalMark(formatPrice(0.5).replace(/[\d\s]/g, '').charAt(0) || '.');
   }, [formatPrice]);
 
-  // History with setData, a moving live candle with update.
+  // History with setData, a moving live candle with update (the studies follow the same way).
   useEffect(() => {
-    const series = seriesRef.current;
-    if (!series) return;
+    const layers = seriesRef.current;
+    if (!layers) return;
     const before = drawn.current;
     const last = candles[candles.length - 1];
     const previousLast = before.candles[before.candles.length - 1];
@@ -196,21 +220,25 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
     // mergeCandles keeps the untouched candles as they were, so an update changes only the tail.
     const onlyTailMoved =
       sameSeries && last.timestamp >= previousLast.timestamp && (candles[candles.length - 2] === previousLast || candles[candles.length - 2] === before.candles[before.candles.length - 2]);
-    if (onlyTailMoved) {
-      series.update(toBar(last));
-    } else {
-      series.setData(candles.map(toBar));
-      if (before.key !== seriesKey) chartRef.current?.timeScale().scrollToRealTime();
-    }
+    layers.setCandles(candles, seriesKey, onlyTailMoved);
+    if (!onlyTailMoved && before.key !== seriesKey) chartRef.current?.timeScale().scrollToRealTime();
     drawn.current = { key: seriesKey, candles };
     // The attribution logo (drawn once there is data) is a link inside this aria-hidden box:
     // it stays visible and clickable, out of the tab order (the caller gives the text alternative).
     for (const link of container.current?.querySelectorAll('a') ?? []) if (link.tabIndex !== -1) link.tabIndex = -1;
   }, [candles, seriesKey]);
 
-  // Entry prices of the open orders on this pair.
   useEffect(() => {
-    const series = seriesRef.current;
+    seriesRef.current?.setStudies(studies);
+  }, [studies]);
+
+  useEffect(() => {
+    seriesRef.current?.setDrawings(drawings, pendingPoint);
+  }, [drawings, pendingPoint]);
+
+  // Entry prices of the open orders on this pair (again after the price series changed type).
+  useEffect(() => {
+    const series = seriesRef.current?.mainSeries;
     if (!series) return;
     const c = palette();
     const wanted = new Map(lines.map((l) => [l.id, l]));
@@ -233,7 +261,7 @@ export function CandleChart({ seriesKey, candles, precision, formatPrice, lines,
       });
       priceLines.current.set(l.id, { line, direction: l.direction });
     }
-  }, [lines]);
+  }, [lines, chartType]);
 
-  return <div ref={container} className={className} aria-hidden="true" data-testid="candle-chart" />;
+  return <div ref={container} className={className} aria-hidden="true" data-testid="candle-chart" data-chart-type={chartType} data-picking={onPointPicked ? true : undefined} />;
 }
