@@ -4,6 +4,8 @@
  * network.
  */
 import type { BalanceType, FrontSettingsUpdate, Language, ThemeSetting, User } from '../contract/user';
+import { findCurrency } from '../contract/currencies';
+import { toMinor } from '../contract/money';
 
 export type SessionType = 'user' | 'admin';
 
@@ -45,6 +47,13 @@ export interface MoneyParam {
   currency: string;
 }
 export type MessageParam = string | number | MoneyParam;
+
+/** An amount for a message: rounded toward zero to the currency's decimals, formatted by the view. */
+export function moneyParam(amount: number, currency: string): MoneyParam {
+  const decimals = findCurrency(currency)?.decimals ?? 2;
+  const minor = toMinor(amount, decimals) ?? Math.trunc(amount * 10 ** decimals);
+  return { money: minor / 10 ** decimals, currency: currency.toUpperCase() };
+}
 export type MessageParams = Record<string, MessageParam>;
 
 /**

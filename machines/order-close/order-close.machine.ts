@@ -37,8 +37,7 @@ import { assign, fromPromise, sendParent, setup } from 'xstate';
 import { CLOSE_QUOTE_VALID_MS, type CloseQuote, type Order, type OrderDetails } from '../../contract/orders';
 import { findCurrency } from '../../contract/currencies';
 import { fromMinor, mulDivFloor, toMinor } from '../../contract/money';
-import { errorText, type ToastRequest } from '../types';
-import { moneyParam } from '../order-placement/order-placement.machine';
+import { errorText, moneyParam, type ToastRequest } from '../types';
 
 export interface OrderCloseInput {
   orderId: number;

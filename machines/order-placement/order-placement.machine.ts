@@ -3,12 +3,13 @@
  * and 5, Order; docs/orders.md for the server's rules).
  *
  * Lifecycle: long-lived, spawned by the app with systemId 'orderPlacement', so the amount and
- * bet time survive leaving the trading screen. `ready` holds what the trader typed
- * (`orderPlacement.amountChanged`, `orderPlacement.expiryChanged`); the view computes steps and
- * presets with the pure helpers below and sends the result. The amount belongs to a currency
+ * bet time survive leaving the trading screen. The panel (and the keyboard) send intents: what
+ * was typed (`amountChanged`, `expiryChanged`), a step (`amountStepped`, `expiryStepped`), a unit
+ * (`expiryUnitChanged`), leaving the amount (`amountLeft`); the rules live in bet-rules.ts (steps,
+ * presets, which reason the panel shows: `shownProblem`). The amount belongs to a currency
  * (`currency`): when the account currency is another one, the view sends
- * `orderPlacement.currencyChanged {currency, amount}` with that currency's first preset, so a
- * 10 typed for USD never becomes 10 BTC.
+ * `orderPlacement.currencyChanged {currency}` and the amount restarts at that currency's first
+ * preset, so a 10 typed for USD never becomes 10 BTC.
  *
  * `orderPlacement.placeRequested {direction, setup}` carries what the click is about: whether a
  * session exists, the current pair, the account (the balance actor's selected currency and
@@ -24,43 +25,26 @@
  * which is a reason about this bet: `problem` {field: 'risk'}, shown in the panel's slot.
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
-import { findCurrency } from '../../contract/currencies';
-import { toMinor } from '../../contract/money';
+import { OrderErrorText, type Order, type OrderDirection, type TradingAccount } from '../../contract/orders';
+import { errorText, moneyParam, type ToastRequest } from '../types';
 import {
-  maxBetMinor,
-  minBetMinor,
-  OrderErrorText,
-  ORDER_MAX_EXPIRY_SECONDS,
-  ORDER_MIN_EXPIRY_SECONDS,
-  type Order,
-  type OrderDirection,
-  type TradingAccount,
-} from '../../contract/orders';
-import type { BalanceType } from '../../contract/user';
-import { errorText, type MessageParams, type MoneyParam, type ToastRequest } from '../types';
+  betProblem,
+  convertExpiry,
+  expirySeconds,
+  firstPreset,
+  normalizeAmount,
+  stepAmount,
+  stepExpiry,
+  tradingAccountFor,
+  type BetProblem,
+  type ExpiryUnit,
+  type TradeSetup,
+} from './bet-rules';
 
-export type ExpiryUnit = 'seconds' | 'minutes';
+export type { BetProblem, ExpiryUnit, TradeSetup } from './bet-rules';
 
 /** The locale key of the server's risk-limit refusal (src/i18n/server-texts.ts catalogue `orders`). */
 export const RISK_LIMIT_KEY = 'server_texts.orders.risk_limit';
-
-/** Why a click cannot place an order: a locale key, its parameters and the field it is about. */
-export interface BetProblem {
-  /** `risk`: the server refused the order for its pair's risk limit (docs/money.md); shown in the slot like the others. */
-  field: 'session' | 'pair' | 'amount' | 'expiry' | 'risk';
-  key: string;
-  params?: MessageParams;
-}
-
-/** What the view knows at the moment of the click (from the session, pairs and balance actors). */
-export interface TradeSetup {
-  loggedIn: boolean;
-  pair: { pairCode: string; pairHumanCode: string } | null;
-  currency: string;
-  balanceType: BalanceType;
-  /** Balance of the chosen account, decimal in `currency`. */
-  available: number;
-}
 
 export interface OrderPlacementContext {
   /** The amount as typed (a comma is accepted as the decimal separator). */
@@ -73,15 +57,25 @@ export interface OrderPlacementContext {
   direction: OrderDirection | null;
   /** Why the last click was refused; cleared by the next edit or click. */
   problem: BetProblem | null;
+  /** The trader left the amount field or clicked: an empty amount is now worth a reason. */
+  touched: boolean;
   /** The last order this panel opened. */
   lastOrder: Order | null;
 }
 
 export type OrderPlacementEvent =
   | { type: 'orderPlacement.amountChanged'; amount: string }
+  /** - / + on the amount (button or key): one step of the currency's grid, within its min and max bet. */
+  | { type: 'orderPlacement.amountStepped'; step: 1 | -1 }
+  /** The trader left the amount field. */
+  | { type: 'orderPlacement.amountLeft' }
   | { type: 'orderPlacement.expiryChanged'; value: number; unit: ExpiryUnit }
-  /** The account currency is now `currency`; `amount` is its first preset. */
-  | { type: 'orderPlacement.currencyChanged'; currency: string; amount: string }
+  /** - / + on the bet time (button or key). */
+  | { type: 'orderPlacement.expiryStepped'; step: 1 | -1 }
+  /** Seconds / minutes: the same bet time in the other unit. */
+  | { type: 'orderPlacement.expiryUnitChanged'; unit: ExpiryUnit }
+  /** The account currency is now `currency`; the amount restarts at its first preset. */
+  | { type: 'orderPlacement.currencyChanged'; currency: string }
   | { type: 'orderPlacement.placeRequested'; direction: OrderDirection; setup: TradeSetup };
 
 /** POST /api/v2/orders as the createOrder actor receives it. */
@@ -100,74 +94,10 @@ export const DEFAULT_AMOUNT = '10';
 export const DEFAULT_EXPIRY = { value: 1, unit: 'minutes' as ExpiryUnit };
 const CREATE_FALLBACK_KEY = 'trading.failed_to_create_order';
 
-/** RealBalance is traded on the RealAccount, DemoBalance on the DemoAccount. */
-export function tradingAccountFor(balanceType: BalanceType): TradingAccount {
-  return balanceType === 'RealBalance' ? 'RealAccount' : 'DemoAccount';
-}
-
-/** The bet time in seconds. */
-export function expirySeconds(value: number, unit: ExpiryUnit): number {
-  return unit === 'minutes' ? value * 60 : value;
-}
-
-/** "10,5" -> "10.5"; surrounding spaces dropped. Null when it is not a plain decimal. */
-export function normalizeAmount(text: string): string | null {
-  const trimmed = text.trim().replace(',', '.');
-  return /^\d+(\.\d+)?$/.test(trimmed) ? trimmed : null;
-}
-
-/** An amount for a message: rounded toward zero to the currency's decimals, formatted by the view. */
-export function moneyParam(amount: number, currency: string): MoneyParam {
-  const decimals = findCurrency(currency)?.decimals ?? 2;
-  const minor = toMinor(amount, decimals) ?? Math.trunc(amount * 10 ** decimals);
-  return { money: minor / 10 ** decimals, currency: currency.toUpperCase() };
-}
-
 /** A clock time "HH:mm:ss" in the browser's time zone. */
 export function clockTime(ms: number): string {
   const d = new Date(ms);
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
-}
-
-/**
- * Why this bet cannot be placed, or null. The stake rules are the server's (contract/orders.ts:
- * more decimals than the currency has is refused, never rounded; min and max per currency),
- * plus the balance of the chosen account.
- */
-export function betProblem(bet: Pick<OrderPlacementContext, 'amount' | 'expiryValue' | 'expiryUnit'>, setup: TradeSetup): BetProblem | null {
-  if (!setup.loggedIn) return { field: 'session', key: 'trading.login_to_bet' };
-  if (!setup.pair) return { field: 'pair', key: 'trading.no_pair_selected' };
-  const amountProblem = stakeProblemKey(bet.amount, setup.currency, setup.available);
-  if (amountProblem) return amountProblem;
-  return expiryProblem(bet.expiryValue, bet.expiryUnit);
-}
-
-/** The bet-time part of betProblem (the view shows it as the trader types). */
-export function expiryProblem(value: number, unit: ExpiryUnit): BetProblem | null {
-  const seconds = expirySeconds(value, unit);
-  if (!Number.isInteger(seconds) || seconds < ORDER_MIN_EXPIRY_SECONDS || seconds > ORDER_MAX_EXPIRY_SECONDS) {
-    return { field: 'expiry', key: 'trading.expiry_range' };
-  }
-  return null;
-}
-
-/** The amount part of betProblem (the view shows it under the field as the trader types). */
-export function stakeProblemKey(amount: string, currencyCode: string, available: number): BetProblem | null {
-  const currency = findCurrency(currencyCode);
-  if (!currency) return { field: 'amount', key: 'trading.unknown_currency' };
-  if (amount.trim() === '') return { field: 'amount', key: 'trading.amount_required' };
-  const normalized = normalizeAmount(amount);
-  if (normalized === null) return { field: 'amount', key: 'trading.amount_invalid' };
-  const minor = toMinor(normalized, currency.decimals);
-  if (minor === null) return { field: 'amount', key: 'trading.amount_decimals', params: { decimals: currency.decimals, currency: currency.iso_code } };
-  if (minor <= 0) return { field: 'amount', key: 'trading.amount_positive' };
-  const min = minBetMinor(currency);
-  const max = maxBetMinor(currency);
-  if (minor < min) return { field: 'amount', key: 'trading.amount_min', params: { min: moneyParam(min / 10 ** currency.decimals, currency.iso_code) } };
-  if (minor > max) return { field: 'amount', key: 'trading.amount_max', params: { max: moneyParam(max / 10 ** currency.decimals, currency.iso_code) } };
-  const balance = toMinor(available, currency.decimals) ?? Math.floor(available * 10 ** currency.decimals);
-  if (minor > balance) return { field: 'amount', key: 'trading.insufficient_balance' };
-  return null;
 }
 
 function orderRequest(context: OrderPlacementContext, direction: OrderDirection, setup: TradeSetup): CreateOrderInput {
@@ -218,7 +148,20 @@ export const orderPlacementMachine = setup({
     }),
     assignCurrency: assign(({ event }) => {
       assertEvent(event, 'orderPlacement.currencyChanged');
-      return { currency: event.currency, amount: event.amount, problem: null };
+      return { currency: event.currency, amount: firstPreset(event.currency), problem: null };
+    }),
+    stepAmount: assign(({ context, event }) => {
+      assertEvent(event, 'orderPlacement.amountStepped');
+      return { amount: stepAmount(context.amount, context.currency ?? '', event.step), problem: null };
+    }),
+    markTouched: assign({ touched: true }),
+    stepExpiry: assign(({ context, event }) => {
+      assertEvent(event, 'orderPlacement.expiryStepped');
+      return { expiryValue: stepExpiry(context.expiryValue, context.expiryUnit, event.step), problem: null };
+    }),
+    convertExpiry: assign(({ context, event }) => {
+      assertEvent(event, 'orderPlacement.expiryUnitChanged');
+      return { expiryValue: convertExpiry(context.expiryValue, context.expiryUnit, event.unit), expiryUnit: event.unit, problem: null };
     }),
     assignExpiry: assign(({ event }) => {
       assertEvent(event, 'orderPlacement.expiryChanged');
@@ -226,11 +169,11 @@ export const orderPlacementMachine = setup({
     }),
     assignProblem: assign(({ context, event }) => {
       assertEvent(event, 'orderPlacement.placeRequested');
-      return { problem: betProblem(context, event.setup) };
+      return { problem: betProblem(context, event.setup), touched: true };
     }),
     startPlacing: assign(({ event }) => {
       assertEvent(event, 'orderPlacement.placeRequested');
-      return { direction: event.direction, problem: null };
+      return { direction: event.direction, problem: null, touched: true };
     }),
     assignRiskProblem: assign({ problem: (): BetProblem => ({ field: 'risk', key: RISK_LIMIT_KEY }) }),
     finishPlacing: assign((_, params: { order: Order | null }) => ({ direction: null, lastOrder: params.order ?? null })),
@@ -250,11 +193,16 @@ export const orderPlacementMachine = setup({
     expiryUnit: DEFAULT_EXPIRY.unit,
     direction: null,
     problem: null,
+    touched: false,
     lastOrder: null,
   },
   on: {
     'orderPlacement.amountChanged': { actions: 'assignAmount' },
+    'orderPlacement.amountStepped': { actions: 'stepAmount' },
+    'orderPlacement.amountLeft': { actions: 'markTouched' },
     'orderPlacement.expiryChanged': { actions: 'assignExpiry' },
+    'orderPlacement.expiryStepped': { actions: 'stepExpiry' },
+    'orderPlacement.expiryUnitChanged': { actions: 'convertExpiry' },
     'orderPlacement.currencyChanged': {
       guard: 'isOtherCurrency',
       description: 'Another account currency: its first preset replaces the amount.',

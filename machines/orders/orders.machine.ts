@@ -30,8 +30,7 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { ORDERS_PAGE_DEFAULT, type Order, type OrderListResponse, type Pagination } from '../../contract/orders';
 import { findCurrency } from '../../contract/currencies';
-import { errorText, type ToastRequest } from '../types';
-import { moneyParam } from '../order-placement/order-placement.machine';
+import { errorText, moneyParam, type ToastRequest } from '../types';
 
 export type OrdersTab = 'active' | 'all';
 export type AccountFilter = 'all' | 'real' | 'demo';

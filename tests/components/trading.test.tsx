@@ -14,7 +14,7 @@ import { BetPanel } from '../../src/features/trading/BetPanel';
 import { changeTrend } from '../../src/features/trading/ChartPanel';
 import { OrdersPanel } from '../../src/features/trading/OrdersPanel';
 import { OrderCloseDialog } from '../../src/features/trading/OrderCloseDialog';
-import { amountPresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from '../../src/features/trading/bet-steps';
+import { amountPresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from '../../machines/order-placement/bet-rules';
 import { AAPL, BTCUSD, EURUSD, makeOrder, makePair, quote, settled, details } from '../machines/trading-fixtures';
 import { emptyPage, startTradingApp } from './trading-harness';
 import { formatMoney } from '../../src/i18n/format';

@@ -2,21 +2,12 @@
  * Order placement (the bet panel): generated paths, the bet checks of spec section 5 with the
  * server's stake rules as a table, the request the click sends, and the toasts.
  */
-import type { MessageParams } from '../../machines/types';
+import { moneyParam, type MessageParams } from '../../machines/types';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromPromise, type AnyEventObject } from 'xstate';
+import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import type { Order } from '../../contract/orders';
-import {
-  betProblem,
-  clockTime,
-  expirySeconds,
-  moneyParam,
-  normalizeAmount,
-  orderPlacementMachine,
-  tradingAccountFor,
-  type CreateOrderInput,
-  type TradeSetup,
-} from '../../machines/order-placement/order-placement.machine';
+import { clockTime, orderPlacementMachine, type CreateOrderInput } from '../../machines/order-placement/order-placement.machine';
+import { betProblem, expirySeconds, firstPreset, normalizeAmount, shownProblem, tradingAccountFor, type TradeSetup } from '../../machines/order-placement/bet-rules';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeOrder } from './trading-fixtures';
 
@@ -34,7 +25,7 @@ const events: AnyEventObject[] = [
   { type: 'orderPlacement.amountChanged', amount: '0' },
   { type: 'orderPlacement.expiryChanged', value: 5, unit: 'seconds' },
   { type: 'orderPlacement.expiryChanged', value: 300, unit: 'minutes' },
-  { type: 'orderPlacement.currencyChanged', currency: 'BTC', amount: '0.0001' },
+  { type: 'orderPlacement.currencyChanged', currency: 'BTC' },
   { type: 'orderPlacement.placeRequested', direction: 'up', setup: ready },
   { type: 'orderPlacement.placeRequested', direction: 'down', setup: { ...ready, loggedIn: false } },
   { type: 'xstate.done.actor.createOrder', output: opened },
@@ -42,12 +33,24 @@ const events: AnyEventObject[] = [
   { type: 'xstate.error.actor.createOrder', error: null },
   // The pair's risk limit: shown in the panel's slot, no toast.
   { type: 'xstate.error.actor.createOrder', error: { message: "This order would exceed the house's risk limit for this pair. Try a smaller amount or the other direction" } },
+  { type: 'orderPlacement.amountLeft' },
 ];
+/** Steps and the unit switch, offered only from the starting values (each step is a new context: unbounded otherwise). */
+const stepEvents: AnyEventObject[] = [
+  { type: 'orderPlacement.amountStepped', step: 1 },
+  { type: 'orderPlacement.amountStepped', step: -1 },
+  { type: 'orderPlacement.expiryStepped', step: 1 },
+  { type: 'orderPlacement.expiryUnitChanged', unit: 'seconds' },
+];
+const eventsIn = (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
+  const { amount, expiryValue, expiryUnit } = snapshot.context as { amount: string; expiryValue: number; expiryUnit: string };
+  return amount === '10' && expiryValue === 1 && expiryUnit === 'minutes' ? [...events, ...stepEvents] : events;
+};
 
 const model: PathModel = {
   name: 'orderPlacement',
   machine: orderPlacementMachine,
-  events,
+  events: eventsIn,
   simplePaths: 300,
   simplePathEvents: [events[1], events[4], events[5], events[6], events[7]],
 };
@@ -160,15 +163,39 @@ describe('placing an order', () => {
 
   it('resets the amount to the new currency\'s first preset, once per currency', () => {
     const { actor } = placing(() => Promise.reject(new Error('never')));
-    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD', amount: '10' });
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD' });
     actor.send({ type: 'orderPlacement.amountChanged', amount: '40' });
     // The same currency again (a re-render) keeps what the trader typed.
-    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD', amount: '10' });
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD' });
     expect(actor.getSnapshot().context).toMatchObject({ amount: '40', currency: 'USD' });
     actor.send({ type: 'orderPlacement.placeRequested', direction: 'up', setup: { ...ready, available: 1 } });
     expect(actor.getSnapshot().context.problem).not.toBeNull();
-    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'BTC', amount: '0.0001' });
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'BTC' });
     expect(actor.getSnapshot().context).toMatchObject({ amount: '0.0001', currency: 'BTC', problem: null });
+  });
+
+  it('owns the steps, the unit switch and which reason the panel shows (the panel only sends intents)', () => {
+    const { actor } = placing(() => Promise.resolve(opened));
+    actor.send({ type: 'orderPlacement.currencyChanged', currency: 'USD' });
+    expect(actor.getSnapshot().context.amount).toBe(firstPreset('USD'));
+    actor.send({ type: 'orderPlacement.amountChanged', amount: '10' });
+    actor.send({ type: 'orderPlacement.amountStepped', step: 1 });
+    expect(actor.getSnapshot().context.amount).toBe('20');
+    actor.send({ type: 'orderPlacement.amountStepped', step: -1 });
+    actor.send({ type: 'orderPlacement.amountStepped', step: -1 });
+    expect(actor.getSnapshot().context.amount).toBe('9');
+    actor.send({ type: 'orderPlacement.expiryChanged', value: 1, unit: 'minutes' });
+    actor.send({ type: 'orderPlacement.expiryStepped', step: 1 });
+    expect(actor.getSnapshot().context).toMatchObject({ expiryValue: 2, expiryUnit: 'minutes' });
+    actor.send({ type: 'orderPlacement.expiryUnitChanged', unit: 'seconds' });
+    expect(actor.getSnapshot().context).toMatchObject({ expiryValue: 120, expiryUnit: 'seconds' });
+    // An empty amount is a reason only once the trader left the field; an over-balance one at once.
+    actor.send({ type: 'orderPlacement.amountChanged', amount: '' });
+    expect(shownProblem(actor.getSnapshot().context, 'USD', 100)).toBeNull();
+    actor.send({ type: 'orderPlacement.amountLeft' });
+    expect(shownProblem(actor.getSnapshot().context, 'USD', 100)?.key).toBe('trading.amount_required');
+    actor.send({ type: 'orderPlacement.amountChanged', amount: '500' });
+    expect(shownProblem(actor.getSnapshot().context, 'USD', 100)?.key).toBe('trading.insufficient_balance');
   });
 
   it('toasts the server text of a refused order, or the fallback', async () => {

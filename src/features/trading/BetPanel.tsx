@@ -13,19 +13,19 @@
  * account currency changes, the amount starts again at that currency's first preset. The
  * pressed button shows a spinner while the order is placed.
  */
-import { useId, useLayoutEffect, useState } from 'react';
+import { useId, useLayoutEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { findCurrency } from '../../../contract/currencies';
 import type { OrderDirection } from '../../../contract/orders';
 import { selectBalance } from '../../../machines/balance/balance.machine';
 import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
-import { expiryProblem, stakeProblemKey, type BetProblem, type ExpiryUnit, type TradeSetup } from '../../../machines/order-placement/order-placement.machine';
+import type { ExpiryUnit, TradeSetup } from '../../../machines/order-placement/order-placement.machine';
+import { amountPresets, betReturn, expiryFieldProblem, presetDecimals, shownProblem } from '../../../machines/order-placement/bet-rules';
 import { Button, Icon, IconButton, Money, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useBalanceActor, useSessionActor } from '../../app/runtime';
 import { useModalControls } from '../../app/hooks';
 import { MODAL_IDS } from '../../app/modal-registry';
-import { amountPresets, convertExpiry, firstPreset, potentialReturn, presetDecimals, stepAmount, stepExpiry } from './bet-steps';
 import { useOrderPlacementActor, usePairsActor } from './hooks';
 import { useShortcuts } from './keyboard';
 
@@ -40,23 +40,22 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
   const summaryId = useId();
   const problemId = useId();
 
-  const amount = useSelector(placement, (s) => s.context.amount);
+  const bet = useSelector(placement, (s) => s.context);
+  const amount = bet.amount;
   const amountCurrency = useSelector(placement, (s) => s.context.currency);
-  const expiryValue = useSelector(placement, (s) => s.context.expiryValue);
-  const expiryUnit = useSelector(placement, (s) => s.context.expiryUnit);
+  const { expiryValue, expiryUnit } = bet;
   const placingDirection = useSelector(placement, (s) => (s.matches('placing') ? s.context.direction : null));
-  const problem = useSelector(placement, (s) => s.context.problem);
+  const problem = bet.problem;
   const pair = useSelector(pairs, (s) => selectCurrentPair(s.context));
   const currency = useSelector(balance, (s) => s.context.selectedCurrency);
   const balanceType = useSelector(balance, (s) => s.context.balanceType);
   const available = useSelector(balance, (s) => selectBalance(s.context));
   const loggedIn = useSelector(session, (s) => s.hasTag('authenticated'));
-  const [touched, setTouched] = useState(false);
 
   // An amount belongs to its currency: another account currency starts at its own first preset.
   useLayoutEffect(() => {
     if (currency && amountCurrency !== currency) {
-      placement.send({ type: 'orderPlacement.currencyChanged', currency, amount: firstPreset(currency) });
+      placement.send({ type: 'orderPlacement.currencyChanged', currency });
     }
   }, [currency, amountCurrency, placement]);
 
@@ -64,26 +63,22 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
   const currencyInfo = findCurrency(currency);
   // Crypto amounts are written with their code, which the field's label already gives.
   const symbol = currencyInfo?.kind === 'crypto' ? null : (currencyInfo?.symbol ?? currency);
-  const stakeProblem = stakeProblemKey(amount, currency, available);
-  const timeProblem = expiryProblem(expiryValue, expiryUnit);
-  // What the slot shows: the refused click's reason, else what the panel would refuse now (an
-  // empty amount only once the trader has left the field).
-  const liveProblem: BetProblem | null = (stakeProblem && (touched || stakeProblem.key !== 'trading.amount_required') ? stakeProblem : null) ?? timeProblem;
-  const shown = problem ?? liveProblem;
+  // The rules are the machine's (bet-rules.ts): which reason the slot shows, the return of a win.
+  const shown = shownProblem(bet, currency, available);
   const amountError = shown?.field === 'amount' ? t(shown.key, shown.params) : undefined;
-  const expiryIssue = problem?.field === 'expiry' ? problem : timeProblem;
+  const expiryIssue = expiryFieldProblem(bet);
   const expiryError = expiryIssue ? t(expiryIssue.key, expiryIssue.params) : undefined;
   const shownInField = shown?.field === 'amount' || shown?.field === 'expiry';
   const needsDeposit = real && shown?.key === 'trading.insufficient_balance';
-  // A refused amount has no return: never a payout for a bet that cannot be placed.
-  const win = pair && !stakeProblem ? potentialReturn(amount, currency, pair.payout_rate) : null;
+  const win = betReturn(bet, currency, available, pair ? pair.payout_rate : null);
   const presets = amountPresets(currency);
   const placing = placingDirection !== null;
 
   const setAmount = (value: string) => placement.send({ type: 'orderPlacement.amountChanged', amount: value });
   const setExpiry = (value: number, unit: ExpiryUnit) => placement.send({ type: 'orderPlacement.expiryChanged', value, unit });
-  const stepAmountBy = (step: 1 | -1) => setAmount(stepAmount(amount, currency, step));
-  const stepTimeBy = (step: 1 | -1) => setExpiry(stepExpiry(expiryValue, expiryUnit, step), expiryUnit);
+  const stepAmountBy = (step: 1 | -1) => placement.send({ type: 'orderPlacement.amountStepped', step });
+  const stepTimeBy = (step: 1 | -1) => placement.send({ type: 'orderPlacement.expiryStepped', step });
+  const setUnit = (unit: ExpiryUnit) => placement.send({ type: 'orderPlacement.expiryUnitChanged', unit });
   const place = (direction: OrderDirection) => {
     const setup: TradeSetup = {
       loggedIn,
@@ -92,7 +87,6 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
       balanceType,
       available,
     };
-    setTouched(true);
     placement.send({ type: 'orderPlacement.placeRequested', direction, setup });
   };
 
@@ -139,7 +133,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
             trailing={<IconButton icon="plus" className="stepper-button" label={t('trading.amount_increase')} onClick={() => stepAmountBy(1)} />}
             error={amountError}
             onChange={(e) => setAmount(e.currentTarget.value)}
-            onBlur={() => setTouched(true)}
+            onBlur={() => placement.send({ type: 'orderPlacement.amountLeft' })}
           />
           {!compact && presets.length ? (
             <div className="bet-presets" role="group" aria-label={t('trading.presets')}>
@@ -183,10 +177,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
                     type="button"
                     className="stepper-unit stepper-unit-toggle"
                     aria-label={expiryUnit === 'seconds' ? t('trading.switch_to_minutes') : t('trading.switch_to_seconds')}
-                    onClick={() => {
-                      const unit: ExpiryUnit = expiryUnit === 'seconds' ? 'minutes' : 'seconds';
-                      setExpiry(convertExpiry(expiryValue, expiryUnit, unit), unit);
-                    }}
+                    onClick={() => setUnit(expiryUnit === 'seconds' ? 'minutes' : 'seconds')}
                   >
                     {expiryUnit === 'seconds' ? t('trading.unit_seconds_short') : t('trading.unit_minutes_short')}
                   </button>
@@ -213,7 +204,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
                 { value: 'minutes', label: t('trading.unit_minutes') },
               ]}
               value={expiryUnit}
-              onChange={(unit) => setExpiry(convertExpiry(expiryValue, expiryUnit, unit), unit)}
+              onChange={setUnit}
             />
           )}
         </div>
