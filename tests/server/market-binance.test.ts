@@ -171,3 +171,38 @@ describe('MARKET_FEED=binance against the emulator', () => {
     await until(() => emu.connections.length === before + 1, 20_000, 'the reconnect after refusals');
   }, 30_000);
 });
+
+describe('BinanceFeed liveness (a feed of its own against the emulator)', () => {
+  it('replaces a connection that shows no frame and no ping, keeps one that is pinged, and renews before the lifetime cut', async () => {
+    const own = new BinanceEmulator();
+    await own.start();
+    const ticks: number[] = [];
+    const feed = new BinanceFeed({ baseUrl: own.url, symbols: new Map([['BTCUSD', 'BTCUSDT']]), idleTimeoutMs: 400, maxConnectionMs: 60_000 });
+    try {
+      feed.start((t) => ticks.push(t.price));
+      await until(() => own.openConnections === 1, 3000, 'connect');
+      // Pings keep a quiet connection alive.
+      for (let i = 0; i < 5; i++) {
+        own.ping();
+        await sleep(150);
+      }
+      expect(own.connections).toHaveLength(1);
+      // Silence (no frame, no ping) beyond the idle limit: the feed reconnects by itself.
+      await until(() => own.connections.length === 2, 3000, 'the idle reconnect');
+      own.trade('BTCUSDT', { price: 1 });
+      await until(() => ticks.includes(1), 2000, 'a tick after the idle reconnect');
+    } finally {
+      feed.stop();
+    }
+    const short = new BinanceFeed({ baseUrl: own.url, symbols: new Map([['BTCUSD', 'BTCUSDT']]), idleTimeoutMs: 60_000, maxConnectionMs: 300 });
+    try {
+      const before = own.connections.length;
+      short.start(() => undefined);
+      await until(() => own.connections.length >= before + 2, 3000, 'the lifetime renewal');
+      expect(short.stats().reconnects).toBeGreaterThanOrEqual(1);
+    } finally {
+      short.stop();
+      await own.close();
+    }
+  });
+});
