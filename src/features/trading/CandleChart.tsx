@@ -205,8 +205,9 @@ export function CandleChart({
 
   // Prices in the UI's language (decimal mark and grouping) on the scale, the tags and the crosshair.
   useEffect(() => {
-    chartRef.current?.applyOptions({ localization: { priceFormatter: formatPrice } });
-    seriesRef.current?.setDecimalMark(formatPrice(0.5).replace(/[\d\s]/g, '').charAt(0) || '.');
+    // Per series (chart/chart-layers.ts): a chart-wide formatter would also write the RSI and
+    // MACD panes with the pair's precision.
+    seriesRef.current?.setPriceFormatter(formatPrice);
   }, [formatPrice]);
 
   // History with setData, a moving live candle with update (the studies follow the same way).

@@ -182,6 +182,8 @@ export class ChartLayers {
   private precision = 5;
   /** The UI language's decimal mark, for the oscillator panes' own scales. */
   private decimalMark = '.';
+  /** Prices as the UI writes them (the language's decimal mark, the pair's precision). */
+  private priceFormatter: ((price: number) => string) | null = null;
   /** Called after the price series was (re)created, so the caller can put its price lines back. */
   onMainSeries: (series: ISeriesApi<MainType>) => void = () => {};
 
@@ -207,7 +209,7 @@ export class ChartLayers {
     }
     this.mainType = type;
     const c = this.colors;
-    const priceFormat = { type: 'price' as const, precision: this.precision, minMove: 1 / 10 ** this.precision };
+    const priceFormat = this.priceFormat();
     switch (seriesTypeOf(type)) {
       case 'Bar':
         this.main = this.chart.addSeries(BarSeries, { upColor: c.gain, downColor: c.loss, thinBars: false, priceFormat }, 0);
@@ -239,16 +241,26 @@ export class ChartLayers {
     return { type: 'custom' as const, minMove: 1 / 10 ** decimals, formatter: (value: number) => value.toFixed(decimals).replace('.', this.decimalMark) };
   }
 
-  setDecimalMark(mark: string): void {
-    if (mark === this.decimalMark) return;
-    this.decimalMark = mark;
+  /** The price panes' format: the caller's formatter when given (series formats win over the chart's localization). */
+  private priceFormat() {
+    const minMove = 1 / 10 ** this.precision;
+    const formatter = this.priceFormatter;
+    return formatter ? { type: 'custom' as const, minMove, formatter } : { type: 'price' as const, precision: this.precision, minMove };
+  }
+
+  /** Prices in the UI's language on the price pane; the oscillator panes take its decimal mark. */
+  setPriceFormatter(formatter: (price: number) => string): void {
+    if (formatter === this.priceFormatter) return;
+    this.priceFormatter = formatter;
+    this.decimalMark = formatter(0.5).replace(/[\d\s]/g, '').charAt(0) || '.';
+    this.main?.applyOptions({ priceFormat: this.priceFormat() });
     this.rebuildStudies(this.studies.map((l) => l.study), true);
   }
 
   setPrecision(precision: number): void {
     if (precision === this.precision) return;
     this.precision = precision;
-    this.main?.applyOptions({ priceFormat: { type: 'price', precision, minMove: 1 / 10 ** precision } });
+    this.main?.applyOptions({ priceFormat: this.priceFormat() });
     this.rebuildStudies(this.studies.map((l) => l.study), true);
   }
 
@@ -339,7 +351,7 @@ export class ChartLayers {
 
   private createStudy(study: Study, paneIndex: number): StudyLayer {
     const common = { lineWidth: 1 as const, priceLineVisible: false, crosshairMarkerVisible: false, lastValueVisible: paneIndex > 0 };
-    const pricePane = paneIndex === 0 ? { priceFormat: { type: 'price' as const, precision: this.precision, minMove: 1 / 10 ** this.precision } } : {};
+    const pricePane = paneIndex === 0 ? { priceFormat: this.priceFormat() } : {};
     const series: ISeriesApi<SeriesType>[] = [];
     const guides: IPriceLine[] = [];
     switch (study.kind) {
