@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/vite-precompress';
 
 // The SPA build. In dev (`npm run dev`) Vite serves on 5173 and proxies the API, the
 // socket and the static images to the server on API_PORT (default 3001).
@@ -7,7 +8,8 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
 const target = `http://127.0.0.1:${apiPort}`;
 
 export default defineConfig({
-  plugins: [react()],
+  // precompress: .br and .gz next to every text asset (served with @fastify/static preCompressed).
+  plugins: [react(), precompress()],
   publicDir: 'public',
   build: {
     outDir: 'dist',

@@ -132,6 +132,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       root: distDir,
       wildcard: false,
       index: false,
+      // dist/ holds .br and .gz copies written at build time (scripts/vite-precompress.ts).
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
       },

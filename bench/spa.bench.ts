@@ -1,0 +1,162 @@
+/**
+ * The SPA on a phone. Builds the SPA (full run: into a temp folder from the current source; smoke:
+ * the existing dist/ when there is one), serves it with the real server and measures:
+ *   - JS to render /auth: every script the page loads until the network is idle, its gzip size
+ *     and what went over the wire (compressed or not);
+ *   - Lighthouse 12 mobile (its default: simulated slow 4G and 4x CPU slowdown, Moto G Power
+ *     screen) for /auth and for /trading logged in (the demo user), with LCP, TBT and CLS.
+ * Baseline (same run): the smallest React + XState app (bench/support/bare-spa) built the same way.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { childServer, emit, SMOKE, tempDir } from './lib';
+
+const root = path.resolve(import.meta.dirname, '..');
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+async function viteBuild(options: { root?: string; outDir: string }): Promise<void> {
+  const { build } = await import('vite');
+  await build({
+    root: options.root ?? root,
+    configFile: options.root ? false : path.join(root, 'vite.config.ts'),
+    logLevel: 'silent',
+    build: { outDir: options.outDir, emptyOutDir: true, sourcemap: false },
+  });
+}
+
+function gzipSize(file: string): number {
+  return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+}
+
+/** Scripts /auth loads (until the network is idle): gzip size and bytes on the wire. */
+async function authScripts(baseUrl: string, distDir: string) {
+  const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    const scripts: Array<{ url: string; encoding: string | null; wire: number; gzip: number }> = [];
+    const pending: Promise<void>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      pending.push(
+        (async () => {
+          const sizes = await res.request().sizes().catch(() => null);
+          const file = path.join(distDir, new URL(res.url()).pathname);
+          scripts.push({
+            url: new URL(res.url()).pathname,
+            encoding: (await res.allHeaders())['content-encoding'] ?? null,
+            wire: sizes ? sizes.responseBodySize : 0,
+            gzip: fs.existsSync(file) ? gzipSize(file) : 0,
+          });
+        })(),
+      );
+    });
+    await page.goto(`${baseUrl}/auth`, { waitUntil: 'networkidle' });
+    await page.getByRole('button').first().waitFor({ timeout: 30_000 });
+    await Promise.all(pending);
+    return scripts;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function lighthouseRuns(baseUrl: string): Promise<Record<string, { score: number; lcp: number; tbt: number; cls: number }>> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const puppeteer = await import('puppeteer-core');
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ['--headless=new', '--no-sandbox'] });
+  const out: Record<string, { score: number; lcp: number; tbt: number; cls: number }> = {};
+  try {
+    // A logged-in session for /trading, kept in this browser's storage (the run does not reset it).
+    const login = await fetch(`${baseUrl}/api/platform/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password: 'Demo#Trade2026' }),
+    }).then((r) => r.json() as Promise<{ data: { token: string; refresh_token: string; user: unknown; session_type: string } }>);
+    for (const route of ['/auth', '/trading']) {
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      const page = await browser.newPage();
+      await page.goto(`${baseUrl}/privacy`);
+      await page.evaluate((session) => {
+        if (session) localStorage.setItem('auth', JSON.stringify(session));
+        else localStorage.removeItem('auth');
+      }, route === '/trading' ? { token: login.data.token, refreshToken: login.data.refresh_token, user: login.data.user, sessionType: login.data.session_type, isAuthenticated: true } : null);
+      await page.close();
+      await browser.disconnect();
+      const result = await lighthouse(`${baseUrl}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true });
+      const lhr = result?.lhr;
+      if (!lhr) continue;
+      out[route] = {
+        score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+        lcp: lhr.audits['largest-contentful-paint'].numericValue ?? NaN,
+        tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
+        cls: lhr.audits['cumulative-layout-shift'].numericValue ?? NaN,
+      };
+    }
+  } finally {
+    chrome.kill();
+  }
+  return out;
+}
+
+async function main() {
+  const dir = tempDir('spa');
+  let distDir = path.join(dir, 'dist');
+  if (SMOKE && fs.existsSync(path.join(root, 'dist/index.html'))) distDir = path.join(root, 'dist');
+  else await viteBuild({ outDir: distDir });
+
+  // Baseline: the bare React + XState app.
+  const bareOut = path.join(dir, 'bare');
+  await viteBuild({ root: path.join(root, 'bench/support/bare-spa'), outDir: bareOut });
+  const bareJs = fs
+    .readdirSync(path.join(bareOut, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .reduce((sum, f) => sum + gzipSize(path.join(bareOut, 'assets', f)), 0);
+
+  const server = await childServer(dir, { DIST_DIR: distDir, SEED_DEMO_USER: 'true', SIM_TICKS_PER_SECOND: '4' });
+  try {
+    const scripts = await authScripts(server.baseUrl, distDir);
+    const gzip = scripts.reduce((s, x) => s + x.gzip, 0);
+    const wire = scripts.reduce((s, x) => s + x.wire, 0);
+    const compressed = scripts.every((s) => s.encoding === 'br' || s.encoding === 'gzip');
+    emit({
+      id: 'spa-auth-js',
+      measure: 'JS to render /auth (every script loaded until the network is idle)',
+      value: `${kb(gzip)} gzip, ${kb(wire)} on the wire (${compressed ? 'all compressed' : 'NOT all compressed'}: ${[...new Set(scripts.map((s) => s.encoding ?? 'none'))].join(', ')})`,
+      baseline: `bare React + XState app: ${kb(bareJs)} gzip`,
+      goal: '<= 90 KB gzip, sent compressed',
+      met: gzip <= 90 * 1024 && compressed,
+      note: `${scripts.length} scripts; ratio to the bare app ${(gzip / bareJs).toFixed(2)}x`,
+    });
+
+    if (SMOKE) {
+      emit({ id: 'spa-lighthouse', measure: 'Lighthouse 12 mobile', value: 'not run in the smoke', goal: '>= 95 (/auth), >= 90 (/trading); CLS <= 0.02', met: null });
+    } else {
+      const lh = await lighthouseRuns(server.baseUrl);
+      const row = (route: string) => {
+        const r = lh[route];
+        return r ? `${route} ${r.score} (LCP ${(r.lcp / 1000).toFixed(1)} s, TBT ${Math.round(r.tbt)} ms, CLS ${r.cls.toFixed(3)})` : `${route} n/a`;
+      };
+      const a = lh['/auth'];
+      const t = lh['/trading'];
+      emit({
+        id: 'spa-lighthouse',
+        measure: 'Lighthouse 12 mobile, /auth and /trading (logged in)',
+        value: `${row('/auth')}; ${row('/trading')}`,
+        goal: '>= 95 and >= 90; CLS <= 0.02',
+        met: !!a && !!t && a.score >= 95 && t.score >= 90 && a.cls <= 0.02 && t.cls <= 0.02,
+        note: 'Lighthouse default mobile: simulated slow 4G, 4x CPU slowdown',
+      });
+    }
+  } finally {
+    await server.stop();
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
