@@ -185,6 +185,7 @@ describe('books, pnl, exposure and the risk limit', () => {
     const ok = await cli(['audit']);
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toContain('Books balance: every currency and every ledger transaction sums to zero');
+    expect(ok.out).toContain('Exposure OK');
     // Skew a house balance (house_balances is not append-only): both checks report it.
     await s.server.ctx.db.updateTable('house_balances').set((eb) => ({ amount: eb('amount', '+', 1) })).where('account', '=', 'house:trading').where('currency', '=', 'USD').execute();
     try {
@@ -199,6 +200,21 @@ describe('books, pnl, exposure and the risk limit', () => {
     } finally {
       await s.server.ctx.db.updateTable('house_balances').set((eb) => ({ amount: eb('amount', '-', 1) })).where('account', '=', 'house:trading').where('currency', '=', 'USD').execute();
     }
+  });
+
+  it('audit: reports a per-pair exposure that no longer matches the open orders', async () => {
+    const db = s.server.ctx.db;
+    const row = await db.selectFrom('pair_exposure').selectAll().where('open_count', '>', 0).executeTakeFirstOrThrow();
+    const where = (q: any) => q.where('pair_code', '=', row.pair_code).where('direction', '=', row.direction).where('currency', '=', row.currency);
+    await where(db.updateTable('pair_exposure').set({ stakes: Number(row.stakes) + 5 })).execute();
+    try {
+      const bad = await cli(['audit']);
+      expect(bad.code).toBe(1);
+      expect(bad.err).toContain(`Exposure MISMATCH: pair_exposure differs from the open orders\n  ${row.pair_code} ${row.direction} ${row.currency}: kept ${row.open_count} orders, stakes ${Number(row.stakes) + 5}`);
+    } finally {
+      await where(db.updateTable('pair_exposure').set({ stakes: Number(row.stakes) })).execute();
+    }
+    expect((await cli(['audit'])).code).toBe(0);
   });
 
   it('books --json as an operator runs it (npm run admin, its own process)', async () => {

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../server/db/migrations';
 import { openDatabase, transaction, type DB } from '../../server/db';
 import type { Database } from '../../server/db/schema';
+import { exposureDrift } from '../../server/domain/orders/exposure';
 import {
   auditLedger,
   checkZeroSum,
@@ -112,6 +113,11 @@ describe('migration 008 on books written before it', () => {
     ]);
     await legacyPost(old, `withdrawal:${wd}:payout`, 'withdrawal_payout', u1, ['payment', String(wd)], [{ currency: 'USD', account: 'real_hold', amount: -10_000 }]);
     await legacyPost(old, 'odd:1', 'deposit_credit', u2, ['manual', 'x'], [{ currency: 'EUR', account: 'real', amount: 7 }]);
+    // Open real orders from before 008: the exposure the risk limit reads starts from them.
+    for (const [direction, stake, status] of [['up', 2_000, 'open'], ['up', 1_000, 'open'], ['down', 500, 'open'], ['down', 700, 'closed']] as const) {
+      await sql`insert into orders (user_id, pair_code, pair_human_code, direction, account, currency, stake, payout_rate_bp, price_precision, expiry_seconds, accepted_at, expires_at, open_price, entry_tick_time, entry_tick_seq, status)
+        values (${u1}, 'EURUSD', 'EUR/USD', ${direction}, 'real', 'USD', ${stake}, 9200, 5, 60, ${now}, ${now + 60_000}, 1.16, ${now}, 1, ${status})`.execute(old);
+    }
     await old.destroy();
     dbs.splice(dbs.indexOf(old), 1);
 
@@ -137,6 +143,11 @@ describe('migration 008 on books written before it', () => {
       accounts: { 'house:clearing:seed': -100_000, 'house:demo_issuer': -1_000_000, 'house:suspense': -7, 'users:demo': 1_000_000, 'users:real': 100_007 },
       sum: 0,
     });
+    expect(await db.selectFrom('pair_exposure').selectAll().orderBy('direction', 'desc').execute()).toEqual([
+      { pair_code: 'EURUSD', direction: 'up', currency: 'USD', open_count: 2, stakes: 3_000, payouts: 3_840 + 1_920 },
+      { pair_code: 'EURUSD', direction: 'down', currency: 'USD', open_count: 1, stakes: 500, payouts: 960 },
+    ]);
+    expect(await exposureDrift(db)).toEqual([]);
     // Every old transaction is sealed: nothing can be added to it any more.
     const first = await db.selectFrom('ledger_transactions').select('id').orderBy('id').executeTakeFirstOrThrow();
     await expect(

@@ -9,8 +9,8 @@
  * After every command: every user's real / demo / hold balance equals the model's (the model
  * adds what the order rows and payment rows say was paid, so the ledger must agree with them);
  * every currency and every ledger transaction sums to zero, every transaction is sealed, every
- * balance equals its entries, no user balance is negative; and a replay changes nothing at all
- * in the books.
+ * balance equals its entries, no user balance is negative, the per-pair exposure the risk limit
+ * reads equals the open orders; and a replay changes nothing at all in the books.
  *
  * Bounded for CI: at most RUNS runs of at most MAX_COMMANDS commands, interrupted after
  * TIME_LIMIT_MS (what ran must have passed).
@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
 import { auditLedger, checkZeroSum, getBalanceMinor, readBooks } from '../../server/domain/ledger';
 import { applySettlement } from '../../server/domain/orders/settlement';
+import { exposureDrift } from '../../server/domain/orders/exposure';
 import { openFamily } from '../../server/domain/auth/sessions';
 import { makeUser, startOrdersServer, type OrdersServer } from '../support/orders-harness';
 
@@ -127,6 +128,8 @@ async function checkAll(m: Model): Promise<void> {
   }
   expect(await checkZeroSum(db)).toEqual({ currencies: [], transactions: [], unsealed: [] });
   expect(await auditLedger(db)).toEqual([]);
+  // What the risk limit reads (kept by triggers) is what the open orders say.
+  expect(await exposureDrift(db)).toEqual([]);
   const min = await db.selectFrom('balances').select((eb) => eb.fn.min<number>('amount').as('min')).executeTakeFirstOrThrow();
   expect(Number(min.min ?? 0)).toBeGreaterThanOrEqual(0);
 }

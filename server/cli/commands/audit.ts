@@ -1,11 +1,13 @@
 /**
  * Operator command `audit`: recompute every balance (users' and the house's) from the ledger
  * entries and compare, and check the double entry: every currency's accounts, and every ledger
- * transaction's legs, sum to zero, and every transaction is sealed (docs/money.md).
+ * transaction's legs, sum to zero, and every transaction is sealed (docs/money.md); and that the
+ * trigger-kept exposure per pair (what the risk limit reads) equals the open orders.
  * Prints "Ledger OK: N balances match their entries" and "Books balance: ..." (exit 0), or each
  * problem (exit 1).
  */
 import { auditLedger, checkZeroSum } from '../../domain/ledger';
+import { exposureDrift } from '../../domain/orders/exposure';
 import { UsageError, type CliCommand } from './types';
 
 export const auditCommand: CliCommand = {
@@ -17,7 +19,8 @@ export const auditCommand: CliCommand = {
     const differences = await auditLedger(cli.db);
     const zero = await checkZeroSum(cli.db);
     const balanced = zero.currencies.length === 0 && zero.transactions.length === 0 && zero.unsealed.length === 0;
-    if (differences.length === 0 && balanced) {
+    const drift = await exposureDrift(cli.db);
+    if (differences.length === 0 && balanced && drift.length === 0) {
       const row = await cli.db
         .selectFrom('balances')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -28,6 +31,7 @@ export const auditCommand: CliCommand = {
         .executeTakeFirstOrThrow();
       cli.out(`Ledger OK: ${Number(row.n)} balances match their entries (and ${Number(house.n)} house balances)`);
       cli.out('Books balance: every currency and every ledger transaction sums to zero');
+      cli.out('Exposure OK: the per-pair figures the risk limit reads match the open orders');
       return 0;
     }
     if (differences.length > 0) {
@@ -42,6 +46,10 @@ export const auditCommand: CliCommand = {
       for (const c of zero.currencies) cli.err(`  ${c.currency}: all accounts sum to ${c.sum}, not 0 (minor units)`);
       for (const t of zero.transactions) cli.err(`  ledger transaction ${t.ledger_tx_id} ${t.currency}: legs sum to ${t.sum}, not 0`);
       for (const id of zero.unsealed) cli.err(`  ledger transaction ${id} has no seal (not written by postLedger)`);
+    }
+    if (drift.length > 0) {
+      cli.err('Exposure MISMATCH: pair_exposure differs from the open orders');
+      for (const d of drift) cli.err(`  ${d.key}: kept ${d.kept}; open orders ${d.orders}`);
     }
     return 1;
   },

@@ -13,7 +13,10 @@
  *   audit reports any transaction left without a seal.
  * - Append-only triggers on the new ledger tables (as 007 does for the old ones).
  * - `risk_limits`: the operator's per-pair maximum worst-case house loss (USD minor units).
- * - Indexes: entries by transaction (the seal check), open orders by pair (the risk check).
+ * - `pair_exposure`: open real orders per pair, direction and currency (count, stakes,
+ *   potential payouts), kept by triggers on `orders` in the order's own transaction, so the
+ *   risk check at placement reads a few rows by primary key (filled from the open orders here).
+ * - Indexes: entries by transaction (the seal check), orders by pair and status (exposure view).
  * - Backfill: each existing transaction gets its counter-entry per currency on the house
  *   account that was its real counterparty (demo money: the demo issuer; orders: the house's
  *   trading account; deposits and payouts: the clearing account of the payment's provider; the
@@ -63,6 +66,43 @@ export async function up(db: Kysely<any>): Promise<void> {
     updated_at bigint not null
   )`.execute(db);
   await sql`create index orders_pair_status on orders (pair_code, status)`.execute(db);
+  // The open real orders per pair, direction and currency, kept by triggers on orders in the
+  // same transaction as the order row: the placement's risk check reads a few rows by primary
+  // key instead of aggregating the pair's open orders.
+  await sql`create table pair_exposure (
+    pair_code text not null,
+    direction text not null,
+    currency text not null,
+    open_count integer not null,
+    stakes bigint not null,
+    payouts bigint not null,
+    primary key (pair_code, direction, currency)
+  )`.execute(db);
+  await sql`insert into pair_exposure (pair_code, direction, currency, open_count, stakes, payouts)
+    select pair_code, direction, currency, count(*), sum(stake), sum(stake + stake * payout_rate_bp / 10000)
+    from orders where status = 'open' and account = 'real' group by pair_code, direction, currency`.execute(db);
+  await sql
+    .raw(
+      `create trigger orders_exposure_open after insert on orders when new.status = 'open' and new.account = 'real'
+       begin
+         insert into pair_exposure (pair_code, direction, currency, open_count, stakes, payouts)
+         values (new.pair_code, new.direction, new.currency, 1, new.stake, new.stake + new.stake * new.payout_rate_bp / 10000)
+         on conflict (pair_code, direction, currency) do update set
+           open_count = open_count + 1, stakes = stakes + excluded.stakes, payouts = payouts + excluded.payouts;
+       end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger orders_exposure_close after update of status on orders
+       when old.status = 'open' and new.status <> 'open' and old.account = 'real'
+       begin
+         update pair_exposure set open_count = open_count - 1, stakes = stakes - old.stake,
+           payouts = payouts - (old.stake + old.stake * old.payout_rate_bp / 10000)
+         where pair_code = old.pair_code and direction = old.direction and currency = old.currency;
+       end`,
+    )
+    .execute(db);
 
   await sql
     .raw(
@@ -151,6 +191,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger if exists ledger_entries_sealed`.execute(db);
   await sql`drop trigger if exists house_entries_sealed`.execute(db);
   await sql`drop trigger if exists ledger_seals_zero_sum`.execute(db);
+  await sql`drop trigger if exists orders_exposure_open`.execute(db);
+  await sql`drop trigger if exists orders_exposure_close`.execute(db);
+  await sql`drop table if exists pair_exposure`.execute(db);
   await sql`drop index if exists orders_pair_status`.execute(db);
   await sql`drop index if exists ledger_entries_tx`.execute(db);
   for (const t of ['risk_limits', 'ledger_seals', 'house_entries', 'house_balances']) await sql.raw(`drop table if exists ${t}`).execute(db);

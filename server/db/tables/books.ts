@@ -34,7 +34,19 @@ export interface RiskLimitsTable {
   updated_at: number;
 }
 
+/** Open real orders per (pair, direction, currency), kept by triggers on orders (migration 008). */
+export interface PairExposureTable {
+  pair_code: string;
+  direction: string;
+  currency: string;
+  open_count: number;
+  stakes: number;
+  /** Sum of what the orders pay if they win: stake + floor(stake x rate_bp / 10000). */
+  payouts: number;
+}
+
 export interface BookTables {
+  pair_exposure: PairExposureTable;
   house_balances: HouseBalancesTable;
   house_entries: HouseEntriesTable;
   ledger_seals: LedgerSealsTable;

@@ -10,8 +10,10 @@
  *
  * The limit: the pair's row in `risk_limits` (set by the operator), else the configured default
  * (RISK_MAX_PAIR_LOSS_USD). `checkPairRisk` runs inside placement's write transaction, before
- * the order row and the stake: one indexed aggregate over the pair's open orders
- * (`orders_pair_status`) and one primary-key read of `risk_limits`.
+ * the order row and the stake, and reads `pair_exposure` (open real orders per pair, direction
+ * and currency, kept by triggers on `orders`, migration 008: 2 rows per currency by primary key)
+ * and one row of `risk_limits` by primary key: its cost does not grow with the open orders. The
+ * `exposure` view aggregates the orders themselves; `exposureDrift` compares the two.
  */
 import { findCurrency } from '../../../contract/currencies';
 import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
@@ -64,6 +66,35 @@ async function openAggregates(trx: Trx, pairCode?: string): Promise<AggregateRow
   if (pairCode !== undefined) q = q.where('pair_code', '=', pairCode);
   const rows = await q.groupBy(['pair_code', 'direction', 'currency']).execute();
   return rows.map((r) => ({ ...r, n: Number(r.n), stakes: Number(r.stakes), payouts: Number(r.payouts) }));
+}
+
+/** The same figures from `pair_exposure` (kept by triggers): one pair, or all. */
+async function keptAggregates(trx: Trx, pairCode?: string): Promise<AggregateRow[]> {
+  let q = trx
+    .selectFrom('pair_exposure')
+    .select(['pair_code', 'direction', 'currency', 'open_count as n', 'stakes', 'payouts'])
+    .where('open_count', '>', 0);
+  if (pairCode !== undefined) q = q.where('pair_code', '=', pairCode);
+  const rows = await q.execute();
+  return rows.map((r) => ({ ...r, n: Number(r.n), stakes: Number(r.stakes), payouts: Number(r.payouts) }));
+}
+
+/**
+ * Rows where the trigger-kept `pair_exposure` differs from the open orders themselves (should
+ * be none; the books tests check it after every operation).
+ */
+export async function exposureDrift(trx: Trx): Promise<{ key: string; kept: string; orders: string }[]> {
+  const fmt = (r: AggregateRow | undefined) => (r ? `${r.n} orders, stakes ${r.stakes}, payouts ${r.payouts}` : 'none');
+  const key = (r: AggregateRow) => `${r.pair_code} ${r.direction} ${r.currency}`;
+  const kept = new Map((await keptAggregates(trx)).map((r) => [key(r), r]));
+  const actual = new Map((await openAggregates(trx)).map((r) => [key(r), r]));
+  const out: { key: string; kept: string; orders: string }[] = [];
+  for (const k of new Set([...kept.keys(), ...actual.keys()])) {
+    const a = kept.get(k);
+    const b = actual.get(k);
+    if (a?.n !== b?.n || a?.stakes !== b?.stakes || a?.payouts !== b?.payouts) out.push({ key: k, kept: fmt(a), orders: fmt(b) });
+  }
+  return out;
 }
 
 const emptyDirection = (): DirectionExposure => ({ count: 0, stakes: {}, payouts: {} });
@@ -137,7 +168,7 @@ export interface NewOrderRisk {
  */
 export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = DEFAULT_RISK_MAX_PAIR_LOSS_USD): Promise<void> {
   if (order.account !== 'real') return;
-  const directions = byPair(await openAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
+  const directions = byPair(await keptAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
   const before = worstCaseUsdMinor(directions);
   const d = directions[order.direction];
   const payout = order.stake + Math.floor((order.stake * order.payoutRateBp) / 10_000);
