@@ -90,7 +90,8 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
           payout: null,
           closed_at: null,
         })
-        .returning('id')
+        // The stored row comes back with the insert (no second read).
+        .returningAll()
         .executeTakeFirstOrThrow();
       // The entry tick goes into the tick log with the order (the market's batched write may
       // not happen before a crash), so the log can always be read back from it.
@@ -107,8 +108,7 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
         acceptedAt,
       );
       await recordEvent(trx, 'order.opened', userId, { order_id: inserted.id }, acceptedAt);
-      const row = await trx.selectFrom('orders').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
-      return { value: row, created: true };
+      return { value: inserted, created: true };
     });
   } catch (err) {
     if (err instanceof InsufficientBalanceError) throw badRequest(ErrorText.insufficientBalance);
