@@ -9,7 +9,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { createAppActor } from './app/create-app-actor';
-import { RuntimeProvider } from './app/runtime';
+import { RuntimeProvider } from './shared/runtime';
 import { App } from './app/App';
 import { I18nProvider, useT } from './i18n';
 

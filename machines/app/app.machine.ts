@@ -524,5 +524,3 @@ export const appMachine = setup({
     },
   },
 });
-
-export type AppMachine = typeof appMachine;

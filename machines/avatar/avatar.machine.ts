@@ -107,5 +107,3 @@ export const avatarMachine = setup({
     },
   },
 });
-
-export type AvatarMachine = typeof avatarMachine;

@@ -164,7 +164,6 @@ export const balanceMachine = setup({
   },
 });
 
-export type BalanceMachine = typeof balanceMachine;
 
 /** The amount of the selected currency and balance type (0 when there is none). */
 export function selectBalance(context: BalanceContext): number {

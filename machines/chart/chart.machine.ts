@@ -218,5 +218,3 @@ export const chartMachine = setup({
     },
   },
 });
-
-export type ChartMachine = typeof chartMachine;

@@ -309,7 +309,6 @@ export const depositMachine = setup({
   },
 });
 
-export type DepositMachine = typeof depositMachine;
 
 /** The process display mode of a state value (null outside `process`). */
 export function depositProcessMode(value: unknown): 'manual' | 'integration' | 'integrationLink' | null {
@@ -319,4 +318,3 @@ export function depositProcessMode(value: unknown): 'manual' | 'integration' | '
   if (typeof process === 'object' && process !== null && 'manual' in process) return 'manual';
   return null;
 }
-

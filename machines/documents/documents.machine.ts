@@ -268,5 +268,3 @@ export const documentsMachine = setup({
     },
   },
 });
-
-export type DocumentsMachine = typeof documentsMachine;

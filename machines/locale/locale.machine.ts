@@ -95,5 +95,3 @@ export const localeMachine = setup({
     },
   },
 });
-
-export type LocaleMachine = typeof localeMachine;

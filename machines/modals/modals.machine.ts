@@ -68,7 +68,6 @@ export const modalsMachine = setup({
   },
 });
 
-export type ModalsMachine = typeof modalsMachine;
 
 /** The modal on top, if any. */
 export function selectTopModal(context: ModalsContext): ModalEntry | null {

@@ -255,5 +255,3 @@ export const orderPlacementMachine = setup({
     },
   },
 });
-
-export type OrderPlacementMachine = typeof orderPlacementMachine;

@@ -424,5 +424,3 @@ export const ordersMachine = setup({
     },
   },
 });
-
-export type OrdersMachine = typeof ordersMachine;

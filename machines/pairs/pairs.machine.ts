@@ -261,5 +261,3 @@ export const pairsMachine = setup({
     },
   },
 });
-
-export type PairsMachine = typeof pairsMachine;

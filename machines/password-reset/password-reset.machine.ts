@@ -261,5 +261,3 @@ export const passwordResetMachine = setup({
     },
   },
 });
-
-export type PasswordResetMachine = typeof passwordResetMachine;

@@ -84,5 +84,3 @@ export const paymentMethodsMachine = setup({
     },
   },
 });
-
-export type PaymentMethodsMachine = typeof paymentMethodsMachine;

@@ -73,5 +73,3 @@ export const profilePageMachine = setup({
     'session.userRefreshRequested': { actions: 'forwardToApp' },
   },
 });
-
-export type ProfilePageMachine = typeof profilePageMachine;

@@ -114,5 +114,3 @@ export const profileMachine = setup({
     },
   },
 });
-
-export type ProfileMachine = typeof profileMachine;

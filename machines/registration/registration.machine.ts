@@ -240,5 +240,3 @@ export const registrationMachine = setup({
     },
   },
 });
-
-export type RegistrationMachine = typeof registrationMachine;

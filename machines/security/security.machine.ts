@@ -240,5 +240,3 @@ export const securityMachine = setup({
     },
   },
 });
-
-export type SecurityMachine = typeof securityMachine;

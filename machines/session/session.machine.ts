@@ -159,27 +159,24 @@ function settingsFields(user: User, context: SessionContext) {
   };
 }
 
-function mergeFrontSettings(settings: FrontSettings, patch: SettingsPatch): FrontSettings {
+/** The patch's keys that are set (undefined means "not in this change"), chart_setups apart. */
+function plainKeys(patch: SettingsPatch): Omit<SettingsPatch, 'chart_setups'> {
+  const { chart_setups: _chart, ...rest } = patch;
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as Omit<SettingsPatch, 'chart_setups'>;
+}
+
+/** Every key of the patch applies (a new front setting needs no change here); chart setups merge per pair. */
+export function mergeFrontSettings(settings: FrontSettings, patch: SettingsPatch): FrontSettings {
   return {
     ...settings,
-    currentPair: patch.currentPair ?? settings.currentPair,
-    currentTimeframe: patch.currentTimeframe ?? settings.currentTimeframe,
-    balance_type: patch.balance_type ?? settings.balance_type,
-    current_currency: patch.current_currency ?? settings.current_currency,
-    language: patch.language ?? settings.language,
-    theme: patch.theme ?? settings.theme,
+    ...plainKeys(patch),
     chart_setups: patch.chart_setups ? mergeChartSetups(settings.chart_setups, patch.chart_setups) : settings.chart_setups,
   };
 }
 
-function mergePatches(a: SettingsPatch, b: SettingsPatch): SettingsPatch {
-  const merged: SettingsPatch = { ...a };
-  if (b.currentPair !== undefined) merged.currentPair = b.currentPair;
-  if (b.currentTimeframe !== undefined) merged.currentTimeframe = b.currentTimeframe;
-  if (b.balance_type !== undefined) merged.balance_type = b.balance_type;
-  if (b.current_currency !== undefined) merged.current_currency = b.current_currency;
-  if (b.language !== undefined) merged.language = b.language;
-  if (b.theme !== undefined) merged.theme = b.theme;
+/** Two queued changes as one: the later value of each key wins; chart setups merge per pair. */
+export function mergePatches(a: SettingsPatch, b: SettingsPatch): SettingsPatch {
+  const merged: SettingsPatch = { ...a, ...plainKeys(b) };
   // Per pair: a queued change of one pair's chart must not drop another's.
   if (b.chart_setups !== undefined) merged.chart_setups = mergeChartSetupsUpdates(a.chart_setups, b.chart_setups);
   return merged;
@@ -676,5 +673,3 @@ export const sessionMachine = setup({
     },
   },
 });
-
-export type SessionMachine = typeof sessionMachine;

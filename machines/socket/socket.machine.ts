@@ -244,5 +244,3 @@ export const socketMachine = setup({
     },
   },
 });
-
-export type SocketMachine = typeof socketMachine;

@@ -188,5 +188,3 @@ export const telegramMachine = setup({
     },
   },
 });
-
-export type TelegramMachine = typeof telegramMachine;

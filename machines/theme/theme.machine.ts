@@ -131,5 +131,3 @@ export const themeMachine = setup({
     },
   },
 });
-
-export type ThemeMachine = typeof themeMachine;

@@ -112,5 +112,3 @@ export const toastsMachine = setup({
     },
   },
 });
-
-export type ToastsMachine = typeof toastsMachine;

@@ -277,7 +277,6 @@ export const transactionsMachine = setup({
   },
 });
 
-export type TransactionsMachine = typeof transactionsMachine;
 
 // ---- display rules (spec section 4) ---------------------------------------------------------
 

@@ -224,7 +224,6 @@ export const withdrawMachine = setup({
   },
 });
 
-export type WithdrawMachine = typeof withdrawMachine;
 
 /** What the completion step says for a withdrawal status. */
 export function withdrawOutcome(status: ApprovalStatus): 'done' | 'failed' | 'pending' {

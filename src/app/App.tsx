@@ -5,8 +5,8 @@
 import { useSelector } from '@xstate/react';
 import { I18nProvider, useT } from '../i18n';
 import { ToastViewport, type ToastItem } from '../components';
-import { useLanguage } from './hooks';
-import { useToastsActor } from './runtime';
+import { useLanguage } from '../shared/hooks';
+import { useToastsActor } from '../shared/runtime';
 import { AppRoutes } from './routes';
 import { ModalHost } from './modal-host';
 

@@ -11,14 +11,16 @@
  *   actor.system.get('session')  // or actor.getSnapshot().children.session
  *   services.http / services.api  // for feature actors that call the API
  */
-import { createActor, type Actor, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { appMachine, type AppInput } from '../../machines/app/app.machine';
-import { createApi, type Api } from '../services/api';
-import { createHttpClient, type HttpClient } from '../services/http';
+import { createApi } from '../services/api';
+import { createHttpClient } from '../services/http';
 import { browserLocalStorage, createStorage, type BrowserStorage } from '../services/storage';
 import { ADMIN_TOKEN_PARAM, createImplementations } from '../services/actors';
 
-export type AppActor = Actor<typeof appMachine>;
+import type { AppRuntime } from '../shared/runtime';
+
+export type { AppActor, AppRuntime, AppServices } from '../shared/runtime';
 
 /** Paths whose `token` parameter belongs to another flow (reset link, email verification). */
 const NON_ADMIN_TOKEN_PATHS = ['/reset-password', '/reset-password-code', '/verify-email'];
@@ -42,16 +44,6 @@ export interface AppEnvironment {
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 }
 
-export interface AppServices {
-  http: HttpClient;
-  api: Api;
-  storage: BrowserStorage;
-}
-
-export interface AppRuntime {
-  actor: AppActor;
-  services: AppServices;
-}
 
 function defaultEnvironment(): AppEnvironment {
   const win = typeof window !== 'undefined' ? window : null;

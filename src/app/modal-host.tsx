@@ -4,17 +4,10 @@
  * `{ data, onClose }`; closing sends `modal.closeRequested` so the stack stays the single
  * truth (opening the same id again replaces the entry).
  */
-import { Suspense, type ComponentType } from 'react';
+import { Suspense } from 'react';
 import { useSelector } from '@xstate/react';
-import { useModalsActor } from './runtime';
+import { useModalsActor } from '../shared/runtime';
 import { MODALS } from './modal-registry';
-
-export interface ModalComponentProps {
-  data: unknown;
-  onClose: () => void;
-}
-
-export type ModalRegistry = Record<string, ComponentType<ModalComponentProps>>;
 
 export function ModalHost() {
   const modals = useModalsActor();

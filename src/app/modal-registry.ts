@@ -1,18 +1,10 @@
 /**
- * Modal ids and the components that draw them. Features own the components; the app maps ids
- * to them here (lazy, so a modal's code loads when it first opens).
+ * The components that draw the modals (ids: src/shared/modals.ts). Features own the
+ * components; the app maps ids to them here (lazy, so a modal's code loads when it first opens).
  */
 import { lazy } from 'react';
-import type { ModalRegistry } from './modal-host';
+import { MODAL_IDS, type ModalRegistry } from '../shared/modals';
 import { DemoResetDialog } from './shell/DemoResetDialog';
-
-export const MODAL_IDS = {
-  deposit: 'deposit',
-  withdraw: 'withdraw',
-  transactionDetails: 'transactionDetails',
-  pairSelector: 'pairSelector',
-  demoReset: 'demoReset',
-} as const;
 
 export const MODALS: ModalRegistry = {
   [MODAL_IDS.demoReset]: DemoResetDialog,

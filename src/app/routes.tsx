@@ -15,9 +15,9 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components';
 import { useT } from '../i18n';
-import { useSessionStatus } from './hooks';
+import { useSessionStatus } from '../shared/hooks';
 import { AppShell } from './shell/AppShell';
-import { LanguageMenu } from './shell/LanguageMenu';
+import { LanguageMenu } from '../shared/LanguageMenu';
 
 const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));

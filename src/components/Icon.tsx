@@ -103,38 +103,3 @@ export function Icon({ name, size, title, direction, className, style, ...rest }
     </svg>
   );
 }
-
-type NamedIconProps = Omit<IconProps, 'name'>;
-export const MenuIcon = (p: NamedIconProps) => <Icon name="menu" {...p} />;
-export const CloseIcon = (p: NamedIconProps) => <Icon name="close" {...p} />;
-export const ChevronIcon = (p: NamedIconProps) => <Icon name="chevron" {...p} />;
-export const UpIcon = (p: NamedIconProps) => <Icon name="up" {...p} />;
-export const DownIcon = (p: NamedIconProps) => <Icon name="down" {...p} />;
-export const WalletIcon = (p: NamedIconProps) => <Icon name="wallet" {...p} />;
-export const DepositIcon = (p: NamedIconProps) => <Icon name="deposit" {...p} />;
-export const WithdrawIcon = (p: NamedIconProps) => <Icon name="withdraw" {...p} />;
-export const HistoryIcon = (p: NamedIconProps) => <Icon name="history" {...p} />;
-export const OrdersIcon = (p: NamedIconProps) => <Icon name="orders" {...p} />;
-export const ProfileIcon = (p: NamedIconProps) => <Icon name="profile" {...p} />;
-export const HelpIcon = (p: NamedIconProps) => <Icon name="help" {...p} />;
-export const LogoutIcon = (p: NamedIconProps) => <Icon name="logout" {...p} />;
-export const SunIcon = (p: NamedIconProps) => <Icon name="sun" {...p} />;
-export const MoonIcon = (p: NamedIconProps) => <Icon name="moon" {...p} />;
-export const GlobeIcon = (p: NamedIconProps) => <Icon name="globe" {...p} />;
-export const SearchIcon = (p: NamedIconProps) => <Icon name="search" {...p} />;
-export const CopyIcon = (p: NamedIconProps) => <Icon name="copy" {...p} />;
-export const RefreshIcon = (p: NamedIconProps) => <Icon name="refresh" {...p} />;
-export const CheckIcon = (p: NamedIconProps) => <Icon name="check" {...p} />;
-export const WarningIcon = (p: NamedIconProps) => <Icon name="warning" {...p} />;
-export const InfoIcon = (p: NamedIconProps) => <Icon name="info" {...p} />;
-export const ErrorIcon = (p: NamedIconProps) => <Icon name="error" {...p} />;
-export const EyeIcon = (p: NamedIconProps) => <Icon name="eye" {...p} />;
-export const EyeOffIcon = (p: NamedIconProps) => <Icon name="eye-off" {...p} />;
-export const PlusIcon = (p: NamedIconProps) => <Icon name="plus" {...p} />;
-export const MinusIcon = (p: NamedIconProps) => <Icon name="minus" {...p} />;
-export const ClockIcon = (p: NamedIconProps) => <Icon name="clock" {...p} />;
-export const ChartIcon = (p: NamedIconProps) => <Icon name="chart" {...p} />;
-export const UploadIcon = (p: NamedIconProps) => <Icon name="upload" {...p} />;
-export const TrashIcon = (p: NamedIconProps) => <Icon name="trash" {...p} />;
-export const TelegramIcon = (p: NamedIconProps) => <Icon name="telegram" {...p} />;
-export const ShieldIcon = (p: NamedIconProps) => <Icon name="shield" {...p} />;

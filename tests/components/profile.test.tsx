@@ -28,7 +28,7 @@ import {
 } from '../../machines/documents/documents.machine';
 import { telegramMachine } from '../../machines/telegram/telegram.machine';
 import { DOCUMENT_TYPE_INFO, type Document, type Profile, type TelegramLinkCode, type TelegramStatus, type TwoFactorSetup } from '../../contract/profile';
-import { RuntimeProvider } from '../../src/app/runtime';
+import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { I18nProvider } from '../../src/i18n';
 import { ProfilePage } from '../../src/features/profile/ProfilePage';

@@ -17,7 +17,7 @@ import { orderCloseMachine, type CloseOrderRequest, type FetchOrderInput } from 
 import type { Order, OrderDetails, OrderListResponse } from '../../contract/orders';
 import type { Pair } from '../../contract/market';
 import type { Balances } from '../../contract/user';
-import { RuntimeProvider } from '../../src/app/runtime';
+import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { I18nProvider } from '../../src/i18n';
 import { makeUser } from '../machines/fixtures';

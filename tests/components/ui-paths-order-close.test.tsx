@@ -17,7 +17,7 @@ import { isClosedElsewhere, minimumAccepted, orderCloseMachine, type OrderCloseC
 import { formatMoney } from '../../src/i18n/format';
 import { OrderCloseDialog } from '../../src/features/trading/OrderCloseDialog';
 import { ToastViewport } from '../../src/components';
-import { useChild, useToastsActor } from '../../src/app/runtime';
+import { useChild, useToastsActor } from '../../src/shared/runtime';
 import { useT } from '../../src/i18n';
 import en from '../../locales/en.json';
 import { generatePaths, type PathModel, type PathStep } from '../machines/harness';

@@ -19,7 +19,7 @@ import { appMachine, type AppInput } from '../../machines/app/app.machine';
 import { registrationMachine, type RegistrationContext } from '../../machines/registration/registration.machine';
 import { sessionMachine } from '../../machines/session/session.machine';
 import { socketMachine } from '../../machines/socket/socket.machine';
-import { RuntimeProvider } from '../../src/app/runtime';
+import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { I18nProvider } from '../../src/i18n';
 import { RegisterWizard } from '../../src/features/auth/RegisterWizard';

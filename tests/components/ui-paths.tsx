@@ -31,7 +31,7 @@ import { appMachine, type AppInput } from '../../machines/app/app.machine';
 import { sessionMachine } from '../../machines/session/session.machine';
 import { socketMachine } from '../../machines/socket/socket.machine';
 import type { User } from '../../contract/user';
-import { RuntimeProvider } from '../../src/app/runtime';
+import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { ModalHost } from '../../src/app/modal-host';
 import { I18nProvider } from '../../src/i18n';

@@ -23,7 +23,7 @@ import {
 } from '../../machines/transactions/transactions.machine';
 import type { DepositConfirmationResult, DepositResult, PaymentMethod, WithdrawalResult } from '../../contract/payments';
 import type { Balances } from '../../contract/user';
-import { RuntimeProvider } from '../../src/app/runtime';
+import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { ModalHost } from '../../src/app/modal-host';
 import { I18nProvider } from '../../src/i18n';

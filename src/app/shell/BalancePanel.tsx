@@ -9,9 +9,9 @@ import { useSelector } from '@xstate/react';
 import type { BalanceType } from '../../../contract/user';
 import { Button, Icon, Money, SelectField } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useBalanceView, useModalControls } from '../hooks';
-import { useBalanceActor } from '../runtime';
-import { MODAL_IDS } from '../modal-registry';
+import { useBalanceView, useModalControls } from '../../shared/hooks';
+import { useBalanceActor } from '../../shared/runtime';
+import { MODAL_IDS } from '../../shared/modals';
 import './shell.css';
 
 export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {

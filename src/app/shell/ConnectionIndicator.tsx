@@ -6,8 +6,8 @@
 import { useSelector } from '@xstate/react';
 import { Button } from '../../components';
 import { useT } from '../../i18n';
-import { useConnectionState } from '../hooks';
-import { useSessionActor, useSocketActor } from '../runtime';
+import { useConnectionState } from '../../shared/hooks';
+import { useSessionActor, useSocketActor } from '../../shared/runtime';
 import './shell.css';
 
 export function ConnectionIndicator() {

@@ -9,9 +9,9 @@ import { useEffect, useRef } from 'react';
 import { DEMO_BALANCE_UNITS } from '../../../contract/currencies';
 import { ConfirmDialog } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useBalanceView } from '../hooks';
-import { useBalanceActor } from '../runtime';
-import type { ModalComponentProps } from '../modal-host';
+import { useBalanceView } from '../../shared/hooks';
+import { useBalanceActor } from '../../shared/runtime';
+import type { ModalComponentProps } from '../../shared/modals';
 
 export function demoResetCurrency(data: unknown, fallback: string): string {
   const currency = typeof data === 'object' && data !== null ? Reflect.get(data, 'currency') : undefined;

@@ -14,9 +14,9 @@ import { useLocationProperty } from 'wouter/use-browser-location';
 import { Icon, type IconName } from '../../components';
 import { useT } from '../../i18n';
 import { SUPPORT_EMAIL } from '../../features/legal/contacts';
-import { useModalControls } from '../hooks';
-import { useSessionActor } from '../runtime';
-import { MODAL_IDS } from '../modal-registry';
+import { useModalControls } from '../../shared/hooks';
+import { useSessionActor } from '../../shared/runtime';
+import { MODAL_IDS } from '../../shared/modals';
 import './shell.css';
 
 const SOON: { key: string; icon: IconName; note?: string }[] = [

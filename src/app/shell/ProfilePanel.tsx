@@ -5,10 +5,10 @@
 import { Link } from 'wouter';
 import { Button, Dropdown, Icon } from '../../components';
 import { useT } from '../../i18n';
-import { useModalControls, useUser } from '../hooks';
-import { useSessionActor } from '../runtime';
-import { MODAL_IDS } from '../modal-registry';
-import { LanguageMenu } from './LanguageMenu';
+import { useModalControls, useUser } from '../../shared/hooks';
+import { useSessionActor } from '../../shared/runtime';
+import { MODAL_IDS } from '../../shared/modals';
+import { LanguageMenu } from '../../shared/LanguageMenu';
 import { ThemeChoice } from './ThemeControls';
 import './shell.css';
 

@@ -7,7 +7,7 @@ import { resolveTheme } from '../../../machines/theme/theme.machine';
 import type { ThemeSetting } from '../../../contract/user';
 import { IconButton, SegmentedControl } from '../../components';
 import { useT } from '../../i18n';
-import { useThemeActor } from '../runtime';
+import { useThemeActor } from '../../shared/runtime';
 
 export function useThemeSetting() {
   const theme = useThemeActor();

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { Logo } from '../../components';
 import { useT } from '../../i18n';
-import { LanguageMenu } from '../../app/shell/LanguageMenu';
+import { LanguageMenu } from '../../shared/LanguageMenu';
 import './auth.css';
 
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {

@@ -11,8 +11,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'wouter';
 import { Button, InfoChip } from '../../components';
 import { useT } from '../../i18n';
-import { useSessionActor } from '../../app/runtime';
-import { validateForm } from '../../app/forms';
+import { useSessionActor } from '../../shared/runtime';
+import { validateForm } from '../../shared/forms';
 import { FormPasswordField, FormTextField, translateError } from './form-fields';
 
 const LoginSchema = v.object({

@@ -19,9 +19,9 @@ import {
 import { CURRENCIES } from '../../../contract/currencies';
 import { Button, Icon, InfoChip, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useAppActor, useChild } from '../../app/runtime';
-import { useLanguage } from '../../app/hooks';
-import { validateForm } from '../../app/forms';
+import { useAppActor, useChild } from '../../shared/runtime';
+import { useLanguage } from '../../shared/hooks';
+import { validateForm } from '../../shared/forms';
 import { FormCheckboxField, FormPasswordField, FormSelectField, FormTextField, translateError } from './form-fields';
 import { collectTracking } from './tracking';
 

@@ -12,8 +12,8 @@ import { Link, useSearch } from 'wouter';
 import { NewPasswordFormSchema, ResetCodeFormSchema, ResetEmailSchema } from '../../../machines/password-reset/password-reset.schemas';
 import { Button, InfoChip, Spinner } from '../../components';
 import { useT } from '../../i18n';
-import { useAppActor, useChild } from '../../app/runtime';
-import { validateForm } from '../../app/forms';
+import { useAppActor, useChild } from '../../shared/runtime';
+import { validateForm } from '../../shared/forms';
 import { AuthLayout } from './AuthLayout';
 import { FormPasswordField, FormTextField, translateError } from './form-fields';
 

@@ -18,7 +18,7 @@ import { isShownAtField, PROFILE_FALLBACKS } from '../../../machines/profile/fee
 import { personalDataPatch, personalFormSchema, personalFormValues, type PersonalFormValues } from '../../../machines/profile/profile.schemas';
 import { Button, cx, Icon, InfoChip, SkeletonText } from '../../components';
 import { useLanguage, useT } from '../../i18n';
-import { validateForm } from '../../app/forms';
+import { validateForm } from '../../shared/forms';
 import { FormCheckboxField, FormSelectField, FormTextField, translateText } from './form-fields';
 import { browserTimeZone, useCountryChoices, useTimeZoneChoices } from './hooks';
 

@@ -15,7 +15,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { DateTime, Icon, InfoChip, useScrollHints, type IconName } from '../../components';
 import { useT } from '../../i18n';
-import { useUser } from '../../app/hooks';
+import { useUser } from '../../shared/hooks';
 import { AvatarEditor } from './AvatarEditor';
 import { DocumentsSection } from './DocumentsSection';
 import { JournalSection } from './JournalSection';

@@ -20,8 +20,8 @@ import {
 import { isShownAtField } from '../../../machines/profile/feedback';
 import { Button, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../../components';
 import { useT } from '../../i18n';
-import { useCopy } from '../../app/hooks';
-import { validateForm } from '../../app/forms';
+import { useCopy } from '../../shared/hooks';
+import { validateForm } from '../../shared/forms';
 import { FormPasswordField, FormTextField, translateText } from './form-fields';
 
 type SecurityActor = ActorRefFrom<typeof securityMachine>;

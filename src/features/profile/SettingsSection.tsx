@@ -10,7 +10,7 @@ import { LANGUAGES, type Language, type ThemeSetting } from '../../../contract/u
 import { resolveTheme } from '../../../machines/theme/theme.machine';
 import { CheckboxField, SegmentedControl } from '../../components';
 import { useT } from '../../i18n';
-import { useChild, useLocaleActor, useThemeActor } from '../../app/runtime';
+import { useChild, useLocaleActor, useThemeActor } from '../../shared/runtime';
 
 export function SettingsSection() {
   const t = useT();

@@ -10,7 +10,7 @@ import type { TelegramAccount } from '../../../contract/profile';
 import type { telegramMachine } from '../../../machines/telegram/telegram.machine';
 import { Button, ConfirmDialog, DateTime, Icon, IconButton, InfoChip, SkeletonText, Spinner } from '../../components';
 import { useT } from '../../i18n';
-import { useCopy } from '../../app/hooks';
+import { useCopy } from '../../shared/hooks';
 import { translateText } from './form-fields';
 
 type TelegramActor = ActorRefFrom<typeof telegramMachine>;

@@ -8,7 +8,7 @@ import { useEffect, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import { useLocationProperty } from 'wouter/use-browser-location';
 import { COUNTRY_CODES } from '../../../contract/profile';
-import { useAppActor, useChild } from '../../app/runtime';
+import { useAppActor, useChild } from '../../shared/runtime';
 import { intlLocale } from '../../i18n/format';
 
 /** Opens the profile flow on mount and closes it on unmount; the flow actor once it exists. */

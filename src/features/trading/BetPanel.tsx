@@ -23,9 +23,9 @@ import type { ExpiryUnit, TradeSetup } from '../../../machines/order-placement/o
 import { amountPresets, betReturn, expiryFieldProblem, presetDecimals, shownProblem } from '../../../machines/order-placement/bet-rules';
 import { Button, Icon, IconButton, Money, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useBalanceActor, useSessionActor } from '../../app/runtime';
-import { useModalControls } from '../../app/hooks';
-import { MODAL_IDS } from '../../app/modal-registry';
+import { useBalanceActor, useSessionActor } from '../../shared/runtime';
+import { useModalControls } from '../../shared/hooks';
+import { MODAL_IDS } from '../../shared/modals';
 import { useOrderPlacementActor, usePairsActor } from './hooks';
 import { useShortcuts } from './keyboard';
 

@@ -13,7 +13,7 @@ import { useSelector } from '@xstate/react';
 import { isClosedElsewhere, minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
 import { Button, InfoChip, Modal, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useAppActor } from '../../app/runtime';
+import { useAppActor } from '../../shared/runtime';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 
 /** What the dialog shows: the quote's step while confirming, else the top-level state (closed split by who closed). */

@@ -11,8 +11,8 @@ import { useSelector } from '@xstate/react';
 import { listKey, totalPages, type AccountFilter, type OrdersTab } from '../../../machines/orders/orders.machine';
 import { Button, EmptyState, Pagination, SegmentedControl, SkeletonList, Tabs } from '../../components';
 import { useT } from '../../i18n';
-import { useAppActor } from '../../app/runtime';
-import { useConnectionState } from '../../app/hooks';
+import { useAppActor } from '../../shared/runtime';
+import { useConnectionState } from '../../shared/hooks';
 import { OrderCard } from './OrderCard';
 import { useNow, useOrderPlacementActor, useOrdersActor, usePairsActor } from './hooks';
 

@@ -11,7 +11,7 @@ import type { AlertDirection, PriceAlert } from '../../../contract/alerts';
 import { waitingAlerts } from '../../../machines/price-alerts/price-alerts.machine';
 import { Button, EmptyState, IconButton, InfoChip, Modal, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useChild } from '../../app/runtime';
+import { useChild } from '../../shared/runtime';
 import { usePairsActor } from './hooks';
 import './price-alerts.css';
 

@@ -10,7 +10,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { Order, ReceiptTick } from '../../../contract/orders';
 import { Button, InfoChip, Modal, Money, PriceText, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useRuntime } from '../../app/runtime';
+import { useRuntime } from '../../shared/runtime';
 import { receiptLogic } from '../../services/receipt-actors';
 import './market-facts.css';
 

@@ -17,8 +17,8 @@ import { OrderCloseDialog } from './OrderCloseDialog';
 import { OrdersPanel } from './OrdersPanel';
 import { useOrderCloseActor, useOrdersActor, usePairsActor } from './hooks';
 import { ShortcutsDialog, useKeyboardTrading, useShortcuts } from './keyboard';
-import { useModalControls } from '../../app/hooks';
-import { MODAL_IDS } from '../../app/modal-registry';
+import { useModalControls } from '../../shared/hooks';
+import { MODAL_IDS } from '../../shared/modals';
 import './trading.css';
 
 function ordersTabFrom(search: string): OrdersTab | null {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
-import { useChild } from '../../app/runtime';
+import { useChild } from '../../shared/runtime';
 
 export function usePairsActor() {
   const ref = useChild('pairs');

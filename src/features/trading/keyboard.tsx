@@ -10,7 +10,7 @@ import { useSelector } from '@xstate/react';
 import { SHORTCUTS, shortcutFor, type ShortcutAction } from '../../../machines/trader-prefs/trader-prefs.machine';
 import { CheckboxField, Modal } from '../../components';
 import { useT } from '../../i18n';
-import { useChild } from '../../app/runtime';
+import { useChild } from '../../shared/runtime';
 
 export function useTraderPrefsActor() {
   const ref = useChild('traderPrefs');

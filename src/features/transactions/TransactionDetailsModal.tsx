@@ -14,8 +14,8 @@ import type { ReactNode } from 'react';
 import { CARD_NUMBER_MASK, type Transaction } from '../../../contract/payments';
 import { Button, DateTime, EmptyState, Icon, Modal, Money } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import type { ModalComponentProps } from '../../app/modal-host';
-import { useCopy } from '../../app/hooks';
+import type { ModalComponentProps } from '../../shared/modals';
+import { useCopy } from '../../shared/hooks';
 import { StatusBadge, useTransactionsActor, useTypeLabel } from './parts';
 import './transactions.css';
 

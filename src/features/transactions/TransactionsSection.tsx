@@ -15,8 +15,8 @@ import { TRANSACTION_PAGE_SIZES, type Transaction } from '../../../contract/paym
 import { DEFAULT_FILTERS, type TransactionFilters } from '../../../machines/transactions/transactions.machine';
 import { Button, DateTime, EmptyState, Icon, Money, Pagination, SelectField, SkeletonList, Spinner, TextField } from '../../components';
 import { useT } from '../../i18n';
-import { useModalControls } from '../../app/hooks';
-import { MODAL_IDS } from '../../app/modal-registry';
+import { useModalControls } from '../../shared/hooks';
+import { MODAL_IDS } from '../../shared/modals';
 import { StatusBadge, useTransactionsActor, useTypeLabel } from './parts';
 import './transactions.css';
 

@@ -4,7 +4,7 @@
  * the payment status badge rule for deposits and withdrawals), the type label, and copying a
  * value with a toast ("Copied to clipboard" / "Copy error").
  */
-import { useChild } from '../../app/runtime';
+import { useChild } from '../../shared/runtime';
 import { InfoChip, type IconName } from '../../components';
 import { useT } from '../../i18n';
 import type { Transaction, TransactionType } from '../../../contract/payments';

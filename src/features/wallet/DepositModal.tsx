@@ -23,8 +23,8 @@ import { depositAmountFormSchema, type DepositAmountValues } from '../../../mach
 import { limitsOf, methodOption, type MethodOption } from '../../../machines/payment-methods/amounts';
 import { Button, Icon, InfoChip, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useAppActor, useBalanceActor, useChild } from '../../app/runtime';
-import type { ModalComponentProps } from '../../app/modal-host';
+import { useAppActor, useBalanceActor, useChild } from '../../shared/runtime';
+import type { ModalComponentProps } from '../../shared/modals';
 import {
   AmountInput,
   AmountPresets,

@@ -21,10 +21,10 @@ import { withdrawFormSchema, type WithdrawValues } from '../../../machines/withd
 import { CARD_NUMBER_MAX_DIGITS, REQUISITES_MAX_LENGTH, isCardMethod } from '../../../contract/payments';
 import { Button, Icon, InfoChip, Money, TextField } from '../../components';
 import { useT, type TFunction } from '../../i18n';
-import { useAppActor, useChild } from '../../app/runtime';
-import { useModalControls } from '../../app/hooks';
-import { MODAL_IDS } from '../../app/modal-registry';
-import type { ModalComponentProps } from '../../app/modal-host';
+import { useAppActor, useChild } from '../../shared/runtime';
+import { useModalControls } from '../../shared/hooks';
+import { MODAL_IDS } from '../../shared/modals';
+import type { ModalComponentProps } from '../../shared/modals';
 import {
   AmountInput,
   AmountPresets,

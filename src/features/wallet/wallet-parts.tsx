@@ -15,9 +15,9 @@ import type { PaymentCategory, PaymentMethod } from '../../../contract/payments'
 import { amountPresets, methodsFor, type MethodOption, type PaymentDirection } from '../../../machines/payment-methods/amounts';
 import { Button, EmptyState, Icon, Modal, SegmentedControl, SelectField, Skeleton, Spinner, TextField, PHONE_QUERY, cx, useMediaQuery } from '../../components';
 import { useFormat, useT, type TFunction } from '../../i18n';
-import { useBalanceActor, useChild } from '../../app/runtime';
-import { useCopy, useModalControls } from '../../app/hooks';
-import { MODAL_IDS } from '../../app/modal-registry';
+import { useBalanceActor, useChild } from '../../shared/runtime';
+import { useCopy, useModalControls } from '../../shared/hooks';
+import { MODAL_IDS } from '../../shared/modals';
 import './wallet.css';
 import { SandboxBadge } from './SandboxBadge';
 

@@ -15,7 +15,7 @@ import { CHART_TYPES, MAX_DRAWINGS, MAX_PERIOD, MAX_STUDIES, MIN_PERIOD, STUDY_K
 import { setupOf, STUDY_COLORS, type DrawingTool } from '../../../../machines/chart-setup/chart-setup.machine';
 import { Button, Dropdown, Icon, IconButton, Menu, cx } from '../../../components';
 import { useFormat, useT } from '../../../i18n';
-import { useChild } from '../../../app/runtime';
+import { useChild } from '../../../shared/runtime';
 import { ChartActions } from './ChartActions';
 import './chart-tools.css';
 

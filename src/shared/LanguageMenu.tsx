@@ -2,12 +2,12 @@
  * The language dropdown (en, ru, es): a choice goes to the locale actor, which saves it. The
  * button looks like a control (a frame, a globe and a chevron), not like plain text.
  */
-import { LANGUAGES, type Language } from '../../../contract/user';
-import { Icon, Menu } from '../../components';
-import { useT } from '../../i18n';
-import { useLanguage } from '../hooks';
-import { useLocaleActor } from '../runtime';
-import './shell.css';
+import { LANGUAGES, type Language } from '../../contract/user';
+import { Icon, Menu } from '../components';
+import { useT } from '../i18n';
+import { useLanguage } from './hooks';
+import { useLocaleActor } from './runtime';
+import './LanguageMenu.css';
 
 export function LanguageMenu({ compact = false }: { compact?: boolean }) {
   const t = useT();

@@ -5,7 +5,25 @@
  */
 import { createContext, useContext, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
-import type { AppRuntime } from './create-app-actor';
+import type { Actor } from 'xstate';
+import type { appMachine } from '../../machines/app/app.machine';
+import type { Api } from '../services/api';
+import type { HttpClient } from '../services/http';
+import type { BrowserStorage } from '../services/storage';
+
+export type AppActor = Actor<typeof appMachine>;
+
+export interface AppServices {
+  http: HttpClient;
+  api: Api;
+  storage: BrowserStorage;
+}
+
+/** The running root actor and its services (built by src/app/create-app-actor.ts). */
+export interface AppRuntime {
+  actor: AppActor;
+  services: AppServices;
+}
 
 const RuntimeContext = createContext<AppRuntime | null>(null);
 
