@@ -9,7 +9,7 @@
  * State lives in the chart setup machine (machines/chart-setup): this file only sends its
  * events for the pair on screen and selects that pair's setup.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { memo, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { CHART_TYPES, MAX_DRAWINGS, MAX_PERIOD, MAX_STUDIES, MIN_PERIOD, STUDY_KINDS, type ChartType, type Drawing, type Study } from '../../../../contract/chart';
 import { setupOf, STUDY_COLORS, type DrawingTool } from '../../../../machines/chart-setup/chart-setup.machine';
@@ -52,7 +52,8 @@ export function studyLabel(study: Study, t: ReturnType<typeof useT>, number: (n:
   }
 }
 
-export function ChartTools({ pairCode, disabled }: { pairCode: string | null; disabled?: boolean }) {
+/** Memoised (like the legend and the hint): the chart panel renders on every tick, these only when their pair's setup changes. */
+export const ChartTools = memo(function ChartTools({ pairCode, disabled }: { pairCode: string | null; disabled?: boolean }) {
   const t = useT();
   const { actor, setup, placing } = useChartSetup(pairCode);
   const pair = pairCode ?? EMPTY_PAIR;
@@ -125,10 +126,10 @@ export function ChartTools({ pairCode, disabled }: { pairCode: string | null; di
       <ChartActions pairCode={pairCode} />
     </div>
   );
-}
+});
 
 /** While a drawing tool is active: what to do next, Cancel, and the keyboard way for a horizontal line. */
-export function DrawingHint({ pairCode, lastPrice }: { pairCode: string | null; lastPrice: number | undefined }) {
+export const DrawingHint = memo(function DrawingHint({ pairCode, lastPrice }: { pairCode: string | null; lastPrice: number | undefined }) {
   const t = useT();
   const { actor, placing } = useChartSetup(pairCode);
   useEffect(() => {
@@ -158,9 +159,9 @@ export function DrawingHint({ pairCode, lastPrice }: { pairCode: string | null; 
       </Button>
     </div>
   );
-}
+});
 
-export function ChartLegend({ pairCode, precision }: { pairCode: string | null; precision: number }) {
+export const ChartLegend = memo(function ChartLegend({ pairCode, precision }: { pairCode: string | null; precision: number }) {
   const t = useT();
   const format = useFormat();
   const { actor, setup } = useChartSetup(pairCode);
@@ -193,7 +194,7 @@ export function ChartLegend({ pairCode, precision }: { pairCode: string | null; 
       })}
     </ul>
   );
-}
+});
 
 type PeriodField = 'period' | 'fast' | 'slow' | 'signal';
 
