@@ -25,7 +25,7 @@ function HourChart({ group, zone }: { group: JournalGroup; zone: string }) {
   const t = useT();
   const format = useFormat();
   const width = 480;
-  const height = 140;
+  const height = 120;
   const pad = 16;
   const barW = (width - pad * 2) / 24;
   const max = Math.max(1e-9, ...group.by_hour.map((h) => Math.abs(h.net_result)));
@@ -45,12 +45,13 @@ function HourChart({ group, zone }: { group: JournalGroup; zone: string }) {
           const y = h.net_result >= 0 ? mid - barH : mid;
           return <rect key={h.hour} x={x} y={y} width={Math.max(1, barW - 2)} height={barH} rx={2} className={h.net_result >= 0 ? 'journal-bar-gain' : 'journal-bar-loss'} />;
         })}
-        {[0, 6, 12, 18, 23].map((hour) => (
-          <text key={hour} x={pad + hour * barW + barW / 2} y={height - 2} className="journal-chart-label" textAnchor="middle">
-            {String(hour).padStart(2, '0')}
-          </text>
-        ))}
       </svg>
+      {/* Hour labels in HTML, so the stretched drawing never distorts the text. */}
+      <div className="journal-chart-hours" aria-hidden="true">
+        {Array.from({ length: 24 }, (_, hour) => (
+          <span key={hour}>{hour % 6 === 0 || hour === 23 ? String(hour).padStart(2, '0') : ''}</span>
+        ))}
+      </div>
     </figure>
   );
 }
