@@ -22,6 +22,7 @@ import { OrdersService } from './domain/orders/service';
 import { PaymentsService } from './domain/payments/service';
 import { paymentsModeOptions } from './domain/payments/mode';
 import { ProfileService } from './domain/profile/service';
+import { AlertsService } from './domain/alerts/service';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
 
 export interface CompositionOptions {
@@ -75,8 +76,11 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   await fs.mkdir(avatarsDir(config.dataDir), { recursive: true, mode: 0o700 });
   await fs.mkdir(uploadsDir(config.dataDir), { recursive: true, mode: 0o700 });
 
+  // ---- trader tools: price alerts (listen to the market's ticks once started) --------------
+  const alerts = new AlertsService({ db, tx, now, log, market });
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, demoLogin, market, orders, payments, profile };
+  return { mailer, sessions, auth, demoLogin, market, orders, payments, profile, alerts };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -11,8 +11,8 @@
  * Socket: every `alert.fired` domain event -> price_alert {alert} to the owner's room, plus
  * Telegram / email per the owner's notification settings (domain/alerts/delivery.ts).
  *
- * The AlertsService is built here, once per server context, because it is this module's alone
- * (nothing else calls it); it listens to the market's tick stream (market.onTick) from start().
+ * The AlertsService is built in server/composition.ts (ctx.services.alerts); this module starts
+ * it (it listens to the market's tick stream from then on) and the delivery listener.
  */
 import type { AppContext, ServerModule } from '../context';
 import { ok } from '../../contract/envelope';
@@ -20,28 +20,17 @@ import { CreateAlertSchema, MAX_PENDING_ALERTS } from '../../contract/alerts';
 import { JournalQuerySchema } from '../../contract/statistics';
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
-import { AlertsService } from '../domain/alerts/service';
 import { startAlertDelivery } from '../domain/alerts/delivery';
 import { buildJournal } from '../domain/statistics/journal';
 import { userRoom } from './core';
 
-const services = new WeakMap<AppContext, { alerts: AlertsService; stopDelivery: (() => void) | null }>();
-
-/** The price alerts service of this server (created on first use). */
-export function alertsService(ctx: AppContext): AlertsService {
-  let entry = services.get(ctx);
-  if (!entry) {
-    entry = { alerts: new AlertsService({ db: ctx.db, tx: ctx.tx, now: ctx.now, log: ctx.log, market: ctx.services.market }), stopDelivery: null };
-    services.set(ctx, entry);
-  }
-  return entry.alerts;
-}
+const running = new WeakMap<AppContext, () => void>();
 
 export const traderToolsModule: ServerModule = {
   name: 'trader-tools',
 
   routes(app, ctx) {
-    const alerts = alertsService(ctx);
+    const alerts = ctx.services.alerts;
     const auth = { preHandler: requireAuth(ctx) };
 
     app.get('/api/v2/alerts', auth, async (req) => ok({ alerts: await alerts.list(req.auth!.userId), max_pending: MAX_PENDING_ALERTS }));
@@ -65,11 +54,12 @@ export const traderToolsModule: ServerModule = {
   },
 
   async start(ctx) {
-    const alerts = alertsService(ctx);
+    const alerts = ctx.services.alerts;
     await alerts.start();
-    const entry = services.get(ctx);
-    if (entry && !entry.stopDelivery) {
-      entry.stopDelivery = startAlertDelivery({
+    if (running.has(ctx)) return;
+    running.set(
+      ctx,
+      startAlertDelivery({
         db: ctx.db,
         events: ctx.events,
         alerts,
@@ -79,15 +69,13 @@ export const traderToolsModule: ServerModule = {
         },
         telegram: ctx.services.profile.sender,
         mailer: ctx.services.mailer,
-      });
-    }
+      }),
+    );
   },
 
   async stop(ctx) {
-    const entry = services.get(ctx);
-    if (!entry) return;
-    entry.stopDelivery?.();
-    entry.stopDelivery = null;
-    await entry.alerts.stop();
+    running.get(ctx)?.();
+    running.delete(ctx);
+    await ctx.services.alerts.stop();
   },
 };

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { MAX_PENDING_ALERTS, type PriceAlert } from '../../contract/alerts';
 import { makeUser, startOrdersServer, type OrdersServer, type TestUser } from '../support/orders-harness';
-import { alertsService } from '../../server/routes/trader-tools';
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -38,7 +37,7 @@ async function listen(user: TestUser): Promise<{ socket: Socket; got: PriceAlert
 /** Push a tick and wait until any firing it caused has committed and been delivered. */
 async function tick(price: number) {
   s.feed.push(PAIR, price, s.clock!.advance(100));
-  await alertsService(s.server.ctx).settled();
+  await s.server.ctx.services.alerts.settled();
   await s.server.ctx.events.poke();
   await sleep(60);
 }
