@@ -33,6 +33,9 @@
  * `idle` before a flow starts). 'chartSetup' (chart type, studies and drawings per pair) is
  * long-lived too: login gives it the user's saved `chart_setups`, logout clears it, and its
  * `settings.changed` goes to the session like every other setting.
+ * Trader tools (issue 16), long-lived: 'traderPrefs' (keyboard trading and trade sounds; login
+ * gives it the saved `keyboard_shortcuts` and `sounds`, order_update pushes play the sounds) and
+ * 'priceAlerts' (login loads the alerts, logout forgets them, price_alert pushes toast).
  */
 import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
 import type { Language, ThemeSetting, User } from '../../contract/user';
