@@ -195,7 +195,7 @@ describe('ProfilePage', () => {
     const nav = screen.getByRole('navigation', { name: 'Profile sections' });
     expect(within(nav).queryByRole('link', { name: 'Transactions' })).toBeNull();
     expect(document.getElementById('transactions')).toBeNull();
-    expect(within(nav).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['#personal', '#security', '#documents', '#telegram', '#settings']);
+    expect(within(nav).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['#personal', '#journal', '#security', '#documents', '#telegram', '#settings']);
     view.unmount();
 
     app.render(<ProfilePage transactions={<p>History goes here</p>} />);
