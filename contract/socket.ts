@@ -47,6 +47,8 @@ export const PaymentStatusUpdateSchema = v.object({
   transaction: v.object({ id: v.number(), status: v.string() }),
 });
 export const SocketErrorSchema = v.object({ event: v.string(), message: v.string() });
+/** pong: the answer to ping, with the server time (ms). */
+export const PongSchema = v.object({ time: v.optional(v.number()) });
 
 export type UserdataEvent = v.InferOutput<typeof UserdataEventSchema>;
 export type InitPairs = v.InferOutput<typeof InitPairsSchema>;

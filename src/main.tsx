@@ -12,6 +12,15 @@ import { createAppActor } from './app/create-app-actor';
 import { RuntimeProvider } from './shared/runtime';
 import { App } from './app/App';
 import { I18nProvider, useT } from './i18n';
+import { rememberLanding } from './features/auth/tracking';
+import { APP_CONFIG, configProblems } from './shared/app-config';
+
+// The configuration check of spec section 9 (production builds only).
+for (const problem of configProblems(APP_CONFIG, window.location.origin)) console.warn(`[config] ${problem}`);
+
+// Registration tracking (spec section 3): the first page of the visit, home included, is the
+// landing address; its UTM values are kept through navigation and sent with the registration.
+rememberLanding();
 
 const root = createRoot(document.getElementById('root')!);
 

@@ -13,7 +13,8 @@ import { BalancesSchema } from '../../contract/user';
 import { DocumentStatusUpdateEventSchema } from '../../contract/profile';
 import { InitPaymentSystemsSchema, PaymentStatusUpdateEventSchema } from '../../contract/payments';
 import { OrderUpdateEventSchema } from '../../contract/orders';
-import { InitCandlesSchema, InitPairsSchema, NewPriceSchema, PairsRatesSchema, PriceUpdateSchema, SocketErrorSchema } from '../../contract/socket';
+import { InitCandlesSchema, InitPairsSchema, NewPriceSchema, PairsRatesSchema, PongSchema, PriceUpdateSchema, SocketErrorSchema } from '../../contract/socket';
+import type { SocketEvent } from '../socket/socket.machine';
 import type { BalanceEvent } from '../balance/balance.machine';
 import type { SessionEvent } from '../session/session.machine';
 import type { DocumentsEvent } from '../documents/documents.machine';
@@ -61,13 +62,24 @@ function paymentStatusRoute<E extends EventObject>(to: string, make: (update: { 
 }
 type PaymentStatus = v.InferOutput<typeof PaymentStatusUpdateEventSchema>['transaction']['status'];
 
+/** init_pairs (on connect) and pairs (the pair list changed): the new list for the pairs actor. */
+const pairsListRoute: SocketRoute = {
+  to: 'pairs',
+  toEvent: (payload): PairsEvent | null => {
+    const parsed = v.safeParse(InitPairsSchema, payload);
+    return parsed.success ? { type: 'pairs.pairsReceived', pairs: parsed.output.pairs } : null;
+  },
+};
+
 export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
-  init_pairs: [
+  init_pairs: [pairsListRoute],
+  pairs: [pairsListRoute],
+  pong: [
     {
-      to: 'pairs',
-      toEvent: (payload): PairsEvent | null => {
-        const parsed = v.safeParse(InitPairsSchema, payload);
-        return parsed.success ? { type: 'pairs.pairsReceived', pairs: parsed.output.pairs } : null;
+      to: 'socket',
+      toEvent: (payload): SocketEvent | null => {
+        const parsed = v.safeParse(PongSchema, payload ?? {});
+        return parsed.success ? { type: 'socket.pongReceived', time: parsed.output.time ?? null } : null;
       },
     },
   ],

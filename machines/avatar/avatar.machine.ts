@@ -73,6 +73,8 @@ export const avatarMachine = setup({
     clearError: assign({ error: null }),
     assignError: assign((_, params: { error: unknown }) => ({ error: failureText(params.error, PROFILE_FALLBACKS.avatar) })),
     toastUploaded: sendParent((): AvatarParentEvent => ({ type: 'toast.requested', toast: { type: 'success', messageKey: 'profile.avatar.uploaded' } })),
+    /** Spec section 8 "Avatar upload failed"; the reason stays under the preview. */
+    toastUploadFailed: sendParent((): AvatarParentEvent => ({ type: 'toast.requested', toast: { type: 'error', messageKey: 'profile.avatar.upload_failed' } })),
     refreshUser: sendParent((): AvatarParentEvent => ({ type: 'session.userRefreshRequested' })),
   },
 }).createMachine({
@@ -102,7 +104,7 @@ export const avatarMachine = setup({
           return { file: context.file };
         },
         onDone: { target: 'idle', actions: ['clear', 'refreshUser', 'toastUploaded'] },
-        onError: { target: 'previewing', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: { target: 'previewing', actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'toastUploadFailed'] },
       },
     },
   },

@@ -35,7 +35,9 @@ export type SocketEvent =
   | SocketConnectionEvent
   | SocketEmitEvent
   | { type: 'socket.tokenChanged'; token: string | null }
-  | { type: 'socket.retryRequested' };
+  | { type: 'socket.retryRequested' }
+  /** The server answered a ping (the app routes `pong` here): the server time, when given. */
+  | { type: 'socket.pongReceived'; time: number | null };
 
 export interface SocketContext {
   token: string | null;
@@ -46,6 +48,8 @@ export interface SocketContext {
   subscriptions: Record<string, unknown>;
   /** One-shot requests made while offline, by event name (the last one wins), sent on connect. */
   outbox: Record<string, unknown>;
+  /** Server time of the last pong (null before the first, or when it carried none). */
+  lastPongAt: number | null;
 }
 
 export interface SocketConnectionInput {
@@ -124,6 +128,10 @@ export const socketMachine = setup({
       return { outbox: { ...context.outbox, [event.event]: event.payload } };
     }),
     clearOutbox: assign({ outbox: {} }),
+    assignPong: assign(({ event }) => {
+      assertEvent(event, 'socket.pongReceived');
+      return { lastPongAt: event.time };
+    }),
     forwardEmit: sendTo('socketConnection', ({ context, event }) => {
       assertEvent(event, 'socket.emitRequested');
       return emit(event.event, withToken(event.event, event.payload, context.token));
@@ -152,9 +160,11 @@ export const socketMachine = setup({
     lastError: null,
     subscriptions: {},
     outbox: {},
+    lastPongAt: null,
   },
   initial: 'idle',
   on: {
+    'socket.pongReceived': { actions: 'assignPong' },
     'socket.tokenChanged': [
       { guard: 'isTokenCleared', target: '.idle', actions: 'assignToken' },
       { target: '.connection', description: 'A new session: connect afresh.', actions: ['assignToken', 'resetAttempts'] },

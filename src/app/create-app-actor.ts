@@ -19,6 +19,7 @@ import { browserLocalStorage, createStorage, type BrowserStorage } from '../serv
 import { ADMIN_TOKEN_PARAM, createImplementations } from '../services/actors';
 
 import type { AppRuntime } from '../shared/runtime';
+import { APP_CONFIG } from '../shared/app-config';
 
 export type { AppActor, AppRuntime, AppServices } from '../shared/runtime';
 
@@ -47,7 +48,7 @@ export interface AppEnvironment {
 
 function defaultEnvironment(): AppEnvironment {
   const win = typeof window !== 'undefined' ? window : null;
-  return { window: win, baseURL: '', storage: createStorage(browserLocalStorage()) };
+  return { window: win, baseURL: APP_CONFIG.apiUrl, socketUrl: APP_CONFIG.socketUrl || undefined, storage: createStorage(browserLocalStorage()) };
 }
 
 function prefersDark(win: Window | null): boolean {

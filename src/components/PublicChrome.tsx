@@ -16,7 +16,8 @@ export function PublicTopBar({ isAuthenticated = false, extras }: { isAuthentica
   return (
     <header className="public-topbar">
       <div className="container public-topbar-inner">
-        <Link href="/" className="public-topbar-logo">
+        {/* Spec section 2: the logo leads to trading when logged in, to /auth otherwise. */}
+        <Link href={isAuthenticated ? '/trading' : '/auth'} className="public-topbar-logo" aria-label={t(isAuthenticated ? 'shell.logo_label' : 'shell.logo_label_signed_out')}>
           <Logo />
         </Link>
         <div className="public-topbar-actions">

@@ -93,7 +93,16 @@ export function createStorage(store: KeyValueStore | null): BrowserStorage {
       else write(STORAGE_KEYS.session, session);
     },
     loadLanguage: () => pick(LanguageSchema, read(STORAGE_KEYS.language)),
-    saveLanguage: (language) => write(STORAGE_KEYS.language, language),
+    // Spec section 3: the language is stored under `language` and in the stored `user` (its
+    // front settings), so a reload before the server answers shows the chosen language.
+    saveLanguage(language) {
+      write(STORAGE_KEYS.language, language);
+      const stored = parseStoredSession(read(STORAGE_KEYS.session));
+      if (stored?.user) {
+        const user = { ...stored.user, front_settings: { ...stored.user.front_settings, language } };
+        write(STORAGE_KEYS.session, { ...stored, user });
+      }
+    },
     loadTheme: () => pick(ThemeSchema, read(STORAGE_KEYS.theme)),
     saveTheme: (theme) => write(STORAGE_KEYS.theme, theme),
   };

@@ -25,6 +25,11 @@ describe('HomePage', () => {
     expect(screen.getByRole('main')).toBeTruthy();
   });
 
+  it('leads a logged-out visitor from the logo to /auth (spec section 2)', () => {
+    render(<HomePage />);
+    expect(screen.getByRole('link', { name: 'TradeTerminal, go to sign in' }).getAttribute('href')).toBe('/auth');
+  });
+
   it('shows the four highlights, the demo amount and the risk warning', () => {
     render(<HomePage />);
     const features = screen.getByRole('heading', { name: 'Why traders choose TradeTerminal' }).closest('section')!;

@@ -146,6 +146,13 @@ describe('app routing helpers', () => {
     expect(withdrawBalances.toEvent({ balances: 3 })).toBeNull();
   });
 
+  it('routes pairs (a changed pair list) to the pairs actor and pong to the socket actor (spec section 7)', () => {
+    expect(SOCKET_ROUTES.pairs.map((r) => [r.to, r.toEvent({ pairs: [EURUSD] })])).toEqual([['pairs', { type: 'pairs.pairsReceived', pairs: [EURUSD] }]]);
+    expect(SOCKET_ROUTES.pairs[0].toEvent({ pairs: 'none' })).toBeNull();
+    expect(SOCKET_ROUTES.pong.map((r) => [r.to, r.toEvent({ time: 1700000000000 })])).toEqual([['socket', { type: 'socket.pongReceived', time: 1700000000000 }]]);
+    expect(SOCKET_ROUTES.pong[0].toEvent(undefined)).toEqual({ type: 'socket.pongReceived', time: null });
+  });
+
   it('confirms saved currency, account type, language and theme, not pair or timeframe', () => {
     expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBe('settings.currency_saved');
     expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBe('settings.balance_type_saved');

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
 import { avatarFileProblem, avatarMachine, type AvatarResult, type UploadAvatarInput } from '../../machines/avatar/avatar.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
+import en from '../../locales/en.json';
 
 function image(name: string, type: string, size = 2048): File {
   const file = new File([new Uint8Array(8)], name, { type });
@@ -89,6 +90,8 @@ describe('avatar', () => {
     actor.send({ type: 'avatar.uploadConfirmed' });
     await waitFor(actor, (s) => s.matches('previewing') && s.context.error !== null);
     expect(actor.getSnapshot().context).toEqual({ file: png, error: 'profile.errors.avatar_failed' });
-    expect(parentEvents).toEqual([]);
+    // "Avatar upload failed" (spec section 8) as a toast; the reason stays under the preview.
+    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'error', messageKey: 'profile.avatar.upload_failed' } }]);
+    expect(en.profile.avatar.upload_failed).toBe('Avatar upload failed');
   });
 });

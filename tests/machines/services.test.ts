@@ -46,7 +46,8 @@ describe('browser storage', () => {
     storage.saveTheme('auto');
     expect([...store.data.keys()].sort()).toEqual([STORAGE_KEYS.session, STORAGE_KEYS.language, STORAGE_KEYS.theme].sort());
     expect(store.data.get('language')).toBe('"ru"');
-    expect(storage.loadSession()).toEqual(session);
+    // The language is kept under `language` and in the stored user (spec section 3).
+    expect(storage.loadSession()).toEqual({ ...session, user: { ...session.user, front_settings: { ...session.user.front_settings, language: 'ru' } } });
     expect(storage.loadLanguage()).toBe('ru');
     expect(storage.loadTheme()).toBe('auto');
   });

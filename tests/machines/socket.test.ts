@@ -21,6 +21,7 @@ const events: AnyEventObject[] = [
   { type: 'socket.emitRequested', event: 'get_payment_methods', payload: { currency: 'USD' } },
   { type: 'socket.emitRequested', event: 'ping' },
   { type: 'socket.retryRequested' },
+  { type: 'socket.pongReceived', time: 1 },
 ];
 
 const model: PathModel = {

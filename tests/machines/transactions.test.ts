@@ -21,6 +21,7 @@ import {
 } from '../../machines/transactions/transactions.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { transaction } from './money-fixtures';
+import en from '../../locales/en.json';
 
 const page = (rows: number, total: number, pageNo = 1, limit = 10): TransactionListOutput => ({
   transactions: Array.from({ length: rows }, (_, i) => transaction({ id: 100 - i - (pageNo - 1) * limit })),
@@ -232,5 +233,7 @@ describe('display rules (spec section 4)', () => {
     expect(transactionQuery({ filters: DEFAULT_FILTERS, page: 3, limit: 50 }, false)).toEqual({});
     expect(mergeFilters(DEFAULT_FILTERS, { dateFrom: '2026-01-02', dateTo: '2026-01-01' })).toMatchObject({ dateFrom: '2026-01-01', dateTo: '2026-01-02' });
     expect(statusToast('expired', undefined, 5)).toEqual({ type: 'error', messageKey: 'transactions.toast_payment_failed', params: { id: 5 } });
+    // Spec section 8 "Transaction failed": a failed push of a transaction of unknown type.
+    expect(en.transactions.toast_payment_failed.replace('{{id}}', '5')).toBe('Transaction failed (#5)');
   });
 });

@@ -11,7 +11,7 @@ export function AuthLayout({ title, children }: { title: string; children: React
   return (
     <div className="auth-screen">
       <header className="auth-topbar">
-        <Link href="/" aria-label={t('shell.logo_label')} className="auth-logo">
+        <Link href="/auth" aria-label={t('shell.logo_label_signed_out')} className="auth-logo">
           <Logo />
         </Link>
         <LanguageMenu compact />

@@ -22,7 +22,7 @@ function firstLanding(win: Window): { url: string; referrer: string } {
   }
 }
 
-/** Remember the landing address as early as possible (called at start-up). */
+/** Remember the landing address as early as possible (src/main.tsx, before anything renders). */
 export function rememberLanding(win: Window = window): void {
   firstLanding(win);
 }

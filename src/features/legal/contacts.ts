@@ -2,7 +2,9 @@
  * Contact details printed in the legal pages. The operator sets VITE_SUPPORT_EMAIL and
  * VITE_PRIVACY_EMAIL at build time; the defaults match the server's default mail domain.
  */
-export const SUPPORT_EMAIL: string = import.meta.env.VITE_SUPPORT_EMAIL || 'support@tradeterminal.local';
+import { APP_CONFIG } from '../../shared/app-config';
+
+export const SUPPORT_EMAIL: string = APP_CONFIG.links.supportEmail;
 export const PRIVACY_EMAIL: string = import.meta.env.VITE_PRIVACY_EMAIL || SUPPORT_EMAIL;
 
 /** Date of the current version of both documents (local calendar date). */
