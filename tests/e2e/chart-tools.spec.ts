@@ -1,9 +1,9 @@
 /**
  * Chart tools (issue 16) in a real browser against the real server: a fresh user switches the
  * chart to Heikin-Ashi, adds two indicators (EMA on the price, RSI in its own pane), edits the
- * EMA's period, draws a horizontal line by clicking the chart, and after a reload (a fresh
- * session read from the server's front settings) the type, both indicators with their periods
- * and the line are back; a removed indicator stays removed. Desktop and phone (390x844)
+ * EMA's period, draws a horizontal line and a trend line by clicking the chart; another device
+ * (a fresh browser context logging in) gets the type, both indicators with their periods and
+ * both lines from the server's front settings; a removed indicator stays removed after a reload. Desktop and phone (390x844)
  * screenshots go to tests/e2e/screenshots/ for a person to look at.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -64,6 +64,14 @@ test('switch the chart type, add two indicators, draw a line, reload: the setup 
   await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.3);
   await expect(legend.getByText(/^Line at /)).toBeVisible();
   await expect(tools.getByRole('button', { name: 'Horizontal line' })).toHaveAttribute('aria-pressed', 'false');
+
+  // A trend line: two clicks.
+  await tools.getByRole('button', { name: 'Trend line' }).click();
+  await expect(page.getByRole('status').filter({ hasText: "Click the chart at the line's first point" })).toBeVisible();
+  await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.6);
+  await expect(page.getByRole('status').filter({ hasText: 'Now click its second point' })).toBeVisible();
+  await page.mouse.click(box.x + box.width * 0.7, box.y + box.height * 0.2);
+  await expect(legend.getByText('Trend line 1')).toBeVisible();
   await page.waitForTimeout(1500);
   await screenshot(page, 'chart-tools-desktop');
 
@@ -77,6 +85,7 @@ test('switch the chart type, add two indicators, draw a line, reload: the setup 
   await expect(otherLegend.getByText('EMA 21')).toBeVisible();
   await expect(otherLegend.getByText('RSI 14')).toBeVisible();
   await expect(otherLegend.getByText(/^Line at /)).toBeVisible();
+  await expect(otherLegend.getByText('Trend line 1')).toBeVisible();
   await expect.poll(() => paneCount(device)).toBe(panesBefore + 2);
   await other.close();
 

@@ -132,14 +132,42 @@ export function CandleChart({
     const layers = new ChartLayers(chart, { gain: colors.gain, loss: colors.loss, accent: colors.accent, text: colors.text, grid: colors.grid });
     chartRef.current = chart;
     seriesRef.current = layers;
-    // A drawing tool is active: the click or tap places a point (time and price) on the price pane.
-    const onClick = (param: MouseEventParams<Time>) => {
+    // A drawing tool is active: the click or tap places a point (time and price) on the price
+    // pane. lightweight-charts swallows a second click within 500 ms of the first, even far from
+    // it (its double-click detection), so mouse clicks are also read from the DOM; a tap comes
+    // through lightweight-charts only (it cancels the browser's synthetic click). The same click
+    // seen both ways counts once.
+    let lastPick = { at: -Infinity, x: NaN, y: NaN };
+    const pickAt = (x: number, y: number, paneIndex: number | undefined) => {
       const pick = pickRef.current;
-      if (!pick || !param.point) return;
-      const point = layers.pointAt(param.point.x, param.point.y, param.paneIndex);
-      if (point) pick(point);
+      if (!pick) return;
+      const now = performance.now();
+      if (now - lastPick.at < 100 && Math.abs(x - lastPick.x) < 4 && Math.abs(y - lastPick.y) < 4) return;
+      const point = layers.pointAt(x, y, paneIndex);
+      if (!point) return;
+      lastPick = { at: now, x, y };
+      pick(point);
+    };
+    const onClick = (param: MouseEventParams<Time>) => {
+      if (param.point) pickAt(param.point.x, param.point.y, param.paneIndex);
     };
     chart.subscribeClick(onClick);
+    let downAt: { x: number; y: number } | null = null;
+    const onPointerDown = (event: PointerEvent) => {
+      downAt = { x: event.clientX, y: event.clientY };
+    };
+    const onDomClick = (event: MouseEvent) => {
+      // Not the end of a drag (scrolling the chart).
+      if (!downAt || Math.abs(event.clientX - downAt.x) + Math.abs(event.clientY - downAt.y) > 5) return;
+      const rect = el.getBoundingClientRect();
+      const x = event.clientX - rect.left;
+      const y = event.clientY - rect.top;
+      // The price pane's drawing area: left of the price scale, above the other panes.
+      if (x > chart.timeScale().width() || y > (chart.panes()[0]?.getHeight() ?? 0)) return;
+      pickAt(x, y, 0);
+    };
+    el.addEventListener('pointerdown', onPointerDown);
+    el.addEventListener('click', onDomClick);
 
     const recolor = () => {
       const c = palette();
@@ -178,6 +206,8 @@ export function CandleChart({
       el.removeEventListener('touchend', clear);
       document.removeEventListener('pointerdown', onOutside, true);
       chart.unsubscribeClick(onClick);
+      el.removeEventListener('pointerdown', onPointerDown);
+      el.removeEventListener('click', onDomClick);
       observer.disconnect();
       lineStore.clear();
       drawn.current = { key: '', candles: [] };
