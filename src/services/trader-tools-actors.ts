@@ -1,9 +1,8 @@
 /**
  * The real implementations of what the trader-tools machines name (issue 16): the price alerts'
  * and the journal's REST calls (contract/alerts.ts, contract/statistics.ts; every answer checked
- * with its schema) and the trade sound player (sounds.ts). Failures reach the machines as an
- * Error whose message is the server's text, or empty when it gave none (the machines then use
- * their own locale key).
+ * with its schema, through the shared api-client) and the trade sound player (sounds.ts). A
+ * failure carries the server's text, or the machine's locale key when the server gave none.
  */
 import * as v from 'valibot';
 import { fromPromise } from 'xstate';
@@ -12,45 +11,38 @@ import { JournalSchema, type Journal, type JournalPeriod } from '../../contract/
 import { priceAlertsMachine, type AlertList, type CreateAlertRequest } from '../../machines/price-alerts/price-alerts.machine';
 import { traderPrefsMachine, type TradeSound } from '../../machines/trader-prefs/trader-prefs.machine';
 import { journalMachine } from '../../machines/journal/journal.machine';
-import { ApiError, type HttpClient } from './http';
+import type { HttpClient } from './http';
+import { apiClient } from './api-client';
 import { createSoundPlayer, type SoundPlayer } from './sounds';
 
-function data(body: unknown): unknown {
-  return typeof body === 'object' && body !== null ? Reflect.get(body, 'data') : undefined;
-}
-
-/** The failure as the machines read it: the server's text (status kept), or an empty message. */
-function asMachineError(error: unknown): Error {
-  if (error instanceof ApiError) return new ApiError(error.status, error.serverMessage ?? '', { serverMessage: error.serverMessage, details: error.details });
-  return new Error('');
-}
+/**
+ * What a failure without server text says: the machines' own locale keys (t() translates a key
+ * as well as a known server text), so nothing English reaches a Russian or Spanish reader.
+ */
+export const TRADER_TOOLS_FALLBACK = {
+  loadAlerts: 'alerts.load_failed',
+  createAlert: 'alerts.create_failed',
+  deleteAlert: 'alerts.delete_failed',
+  journal: 'journal.load_failed',
+} as const;
 
 export function createTraderToolsApi(http: HttpClient) {
-  async function call<T>(schema: v.GenericSchema<unknown, T>, path: string, options: Parameters<HttpClient['request']>[1]): Promise<T> {
-    let body: unknown;
-    try {
-      body = await http.request<unknown>(path, options);
-    } catch (error) {
-      throw asMachineError(error);
-    }
-    const parsed = v.safeParse(schema, data(body));
-    if (!parsed.success) throw new Error('');
-    return parsed.output;
-  }
+  const { parsed } = apiClient(http);
   return {
-    listAlerts: (): Promise<AlertList> => call(AlertListSchema, '/api/v2/alerts', { method: 'GET' }),
+    listAlerts: (): Promise<AlertList> => parsed(AlertListSchema, TRADER_TOOLS_FALLBACK.loadAlerts, '/api/v2/alerts', { method: 'GET' }),
     async createAlert(request: CreateAlertRequest): Promise<PriceAlert> {
-      const { alert } = await call(v.object({ alert: AlertSchema }), '/api/v2/alerts', {
+      const { alert } = await parsed(v.object({ alert: AlertSchema }), TRADER_TOOLS_FALLBACK.createAlert, '/api/v2/alerts', {
         method: 'POST',
         body: { pair_code: request.pairCode, direction: request.direction, price: request.price },
       });
       return alert;
     },
     async deleteAlert(alertId: number): Promise<number> {
-      await call(v.object({ deleted: v.literal(true) }), `/api/v2/alerts/${encodeURIComponent(String(alertId))}`, { method: 'DELETE' });
+      await parsed(v.object({ deleted: v.literal(true) }), TRADER_TOOLS_FALLBACK.deleteAlert, `/api/v2/alerts/${encodeURIComponent(String(alertId))}`, { method: 'DELETE' });
       return alertId;
     },
-    journal: (period: JournalPeriod): Promise<Journal> => call(JournalSchema, '/api/v2/statistics/me', { method: 'GET', query: { period } }),
+    journal: (period: JournalPeriod): Promise<Journal> =>
+      parsed(JournalSchema, TRADER_TOOLS_FALLBACK.journal, '/api/v2/statistics/me', { method: 'GET', query: { period } }),
   };
 }
 
