@@ -83,3 +83,34 @@ export type CandlesQuery = v.InferOutput<typeof CandlesQuerySchema>;
 /** GET /api/v2/pairs and GET /api/v2/candles response data. */
 export const PairsResponseSchema = v.object({ pairs: v.array(PairSchema) });
 export const CandlesResponseSchema = v.object({ candles: v.array(CandleSchema) });
+
+// ---- the hash-chained tick log (docs/market.md, "Tick log chain") ------------------------
+
+/** One batch of the hash-chained tick log (the canonical serialisation is in docs/market.md). */
+export const ChainLinkSchema = v.object({
+  batch_id: v.number(),
+  /** Hex SHA-256 of the previous batch (64 zeros for the first). */
+  prev_hash: v.string(),
+  /** Hex SHA-256 of this batch: id, prev_hash, created_at, tick_count and tick_digest. */
+  hash: v.string(),
+  /** Hex SHA-256 of the batch's ticks in canonical form. */
+  tick_digest: v.string(),
+  tick_count: v.number(),
+  /** Milliseconds since the epoch. */
+  created_at: v.number(),
+});
+export type ChainLink = v.InferOutput<typeof ChainLinkSchema>;
+
+/** GET /api/v2/ticks/batches/{id}: one sealed batch and its ticks, to recompute its hashes. */
+export const TickBatchResponseSchema = v.object({
+  batch: ChainLinkSchema,
+  /** The batch's ticks as stored, sorted by (pair_code, seq): the canonical order. */
+  ticks: v.array(v.object({ pair_code: v.string(), seq: v.number(), time: v.number(), price: v.number() })),
+  /** Ticks retention has deleted from this batch (its digest can then no longer be recomputed). */
+  pruned: v.boolean(),
+});
+export type TickBatchResponse = v.InferOutput<typeof TickBatchResponseSchema>;
+
+export const MarketErrorText = {
+  batchNotFound: 'Tick batch not found',
+} as const;

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { CurrencyCodeSchema, findCurrency, type Currency } from './currencies';
 import { formatMinor, toMinor } from './money';
+import { ChainLinkSchema } from './market';
 
 // ---- constants ----------------------------------------------------------------------------
 export const ORDER_MIN_EXPIRY_SECONDS = 5;
@@ -347,20 +348,7 @@ export type OrderUpdateEvent = v.InferOutput<typeof OrderUpdateEventSchema>;
 
 // ---- receipts (GET /api/platform/orders/{id}/receipt; docs/market.md, tick log chain) --------
 
-/** One batch of the hash-chained tick log (the canonical serialisation is in docs/market.md). */
-export const ChainLinkSchema = v.object({
-  batch_id: v.number(),
-  /** Hex SHA-256 of the previous batch (64 zeros for the first). */
-  prev_hash: v.string(),
-  /** Hex SHA-256 of this batch: id, prev_hash, created_at, tick_count and tick_digest. */
-  hash: v.string(),
-  /** Hex SHA-256 of the batch's ticks in canonical form. */
-  tick_digest: v.string(),
-  tick_count: v.number(),
-  /** Milliseconds since the epoch. */
-  created_at: v.number(),
-});
-export type ChainLink = v.InferOutput<typeof ChainLinkSchema>;
+export { ChainLinkSchema, type ChainLink } from './market';
 
 export const ReceiptTickSchema = v.object({
   seq: v.number(),

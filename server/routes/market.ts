@@ -13,10 +13,11 @@ import * as v from 'valibot';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { AppContext, ServerModule } from '../context';
 import { ok, ErrorText } from '../../contract/envelope';
-import { CandlesQuerySchema, type PairStatus } from '../../contract/market';
+import { CandlesQuerySchema, MarketErrorText, type PairStatus } from '../../contract/market';
+import { batchWithTicks } from '../domain/market/tick-chain';
 import { SelectPairSchema, type InitCandles, type NewPrice, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
-import { parseInput } from '../http/validate';
+import { IdParamSchema, parseInput } from '../http/validate';
 import { notFound } from '../http/errors';
 import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
@@ -92,6 +93,14 @@ export const marketModule: ServerModule = {
   routes(app, ctx) {
     const m = ctx.services.market;
     app.get('/api/v2/pairs', async () => ok({ pairs: m.listPairs() }));
+
+    // A sealed batch of the tick log, so anyone can recompute a receipt's hashes (docs/market.md).
+    app.get('/api/v2/ticks/batches/:id', async (request) => {
+      const { id } = parseInput(IdParamSchema, request.params);
+      const batch = await batchWithTicks(ctx.db, id);
+      if (!batch) throw notFound(MarketErrorText.batchNotFound);
+      return ok(batch);
+    });
 
     app.get('/api/v2/candles', async (request) => {
       const query = parseInput(CandlesQuerySchema, request.query);

@@ -6,11 +6,13 @@
  * exit rule at settlement (a last tick within the limit settles, an older one refunds).
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderReceiptSchema, type Order, type OrderReceipt } from '../../contract/orders';
 import * as v from 'valibot';
+import { TickBatchResponseSchema, type TickBatchResponse } from '../../contract/market';
 import { balance, makeUser, startOrdersServer, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
 import { GENESIS_HASH, verifyChain } from '../../server/domain/market/tick-chain';
 import { verifyReceipt } from '../../server/domain/orders/receipt';
@@ -136,6 +138,30 @@ describe('receipts and the tick log chain', () => {
     expect(rc.exit_tick!.batch).not.toBeNull();
     expect(rc.exit_tick!.batch!.batch_id).toBeGreaterThanOrEqual(rc.entry_tick.batch!.batch_id);
     expect(await verifyReceipt(s.server.ctx.db, rc)).toEqual([]);
+  });
+
+  it('a trader recomputes both batches from the public batch endpoint with the documented serialisation', async () => {
+    const rc = (await receipt(settled.order_id)).body.data!.receipt;
+    // Written from docs/market.md alone, not with the server's code.
+    const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    for (const t of [rc.entry_tick, rc.exit_tick!]) {
+      const r = await s.server.api<TickBatchResponse>('GET', `/api/v2/ticks/batches/${t.batch!.batch_id}`);
+      expect(r.status).toBe(200);
+      const { batch, ticks } = v.parse(TickBatchResponseSchema, r.body.data);
+      expect(ticks).toContainEqual({ pair_code: 'GBPUSD', seq: t.seq, time: t.time, price: t.price });
+      const digest = sha(ticks.map((x) => `${x.pair_code}|${x.seq}|${x.time}|${x.price}`).join('\n'));
+      expect(digest).toBe(batch.tick_digest);
+      expect(sha(`tt-ticks-v1\n${batch.batch_id}\n${batch.created_at}\n${ticks.length}\n${digest}\n${batch.prev_hash}`)).toBe(t.batch!.hash);
+    }
+    // The link from the entry's batch to the exit's: each prev_hash is the previous hash.
+    let prev: string | null = null;
+    for (let id = rc.entry_tick.batch!.batch_id; id <= rc.exit_tick!.batch!.batch_id; id++) {
+      const { batch } = (await s.server.api<TickBatchResponse>('GET', `/api/v2/ticks/batches/${id}`)).body.data!;
+      if (prev !== null) expect(batch.prev_hash).toBe(prev);
+      prev = batch.hash;
+    }
+    expect((await s.server.api('GET', '/api/v2/ticks/batches/99999999')).status).toBe(404);
+    expect((await s.server.api('GET', '/api/v2/ticks/batches/x')).status).toBe(400);
   });
 
   it('refuses another user (404) and bad ids (400)', async () => {

@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DB, Trx } from '../../db';
-import type { ChainLink } from '../../../contract/orders';
+import type { ChainLink, TickBatchResponse } from '../../../contract/market';
 import { insertTicks } from './tick-log';
 import type { Tick } from './types';
 
@@ -224,4 +224,14 @@ export async function verifyLinks(db: DB | Trx, fromId: number, toId: number): P
     if (i > 0 && rows[i].prev_hash !== rows[i - 1].hash) return `batch ${rows[i].batch_id} does not link to batch ${rows[i - 1].batch_id}`;
   }
   return null;
+}
+
+/** One batch with its stored ticks in canonical order (GET /api/v2/ticks/batches/{id}); undefined when unknown. */
+export async function batchWithTicks(db: DB | Trx, batchId: number): Promise<TickBatchResponse | undefined> {
+  const batch = await chainLink(db, batchId);
+  if (!batch) return undefined;
+  const ticks = (await db.selectFrom('market_ticks').selectAll().where('batch_id', '=', batchId).execute())
+    .map(rowToTick)
+    .sort((a, b) => (a.pair_code < b.pair_code ? -1 : a.pair_code > b.pair_code ? 1 : a.seq - b.seq));
+  return { batch, ticks, pruned: ticks.length < batch.tick_count };
 }
