@@ -1,10 +1,11 @@
 /**
  * Property test of the books (issue 13 item 7, docs/money.md): fast-check model-based commands
  * against the real server (HTTP API, the payments service the operator's commands call, the
- * settlement scheduler) and its real SQLite database. Commands: real and demo orders, their
- * replays (same client_request_id), early closes and their replays, expiries (the test clock
- * and the price feed move; the scheduler settles), deposits, withdrawals, operator approvals
- * and rejections and their replays, demo resets.
+ * settlement scheduler) and its real SQLite database. Commands: real and demo orders (each
+ * sent twice at once), their replays (same client_request_id, again twice at once), early
+ * closes (two requests at once) and their replays, expiries (the test clock and the price feed
+ * move; the scheduler settles; settling again pays nothing), deposits, withdrawals, operator
+ * approvals and rejections (two at once) and their replays, demo resets.
  *
  * After every command: every user's real / demo / hold balance equals the model's (the model
  * adds what the order rows and payment rows say was paid, so the ledger must agree with them);
@@ -166,13 +167,15 @@ class PlaceOrder implements Cmd {
       expiry: this.expiry,
       client_request_id: `prop-${u.id}-${++m.requestSeq}`,
     };
-    const r = await api<{ order: Order }>('POST', '/api/v2/orders', body, u);
+    // Sent twice at once (a client retrying over a flaky network): one order, one stake.
+    const [r, twin] = await Promise.all([0, 1].map(() => api<{ order: Order }>('POST', '/api/v2/orders', body, u)));
     const available = this.account === 'real' ? u.real : u.demo;
     if (stake > available) {
-      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect([r.status, twin.status], JSON.stringify(r.body)).toEqual([400, 400]);
       expect(r.body.error).toBe('Insufficient balance');
     } else {
-      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect([r.status, twin.status].sort(), JSON.stringify([r.body, twin.body])).toEqual([200, 201]);
+      expect(twin.body.data!.order.order_id).toBe(r.body.data!.order.order_id);
       const order = r.body.data!.order;
       if (this.account === 'real') u.real -= stake;
       else u.demo -= stake;
@@ -189,9 +192,12 @@ class ReplayPlace implements Cmd {
   async run(m: Model): Promise<void> {
     const o = m.orders[this.pick % m.orders.length];
     await unchanged(async () => {
-      const r = await api<{ order: Order }>('POST', '/api/v2/orders', o.body, m.users[o.user]);
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      expect(r.body.data!.order.order_id).toBe(o.id);
+      // The same request sent again, twice at once: the first order each time, no second stake.
+      const rs = await Promise.all([0, 1].map(() => api<{ order: Order }>('POST', '/api/v2/orders', o.body, m.users[o.user])));
+      for (const r of rs) {
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(r.body.data!.order.order_id).toBe(o.id);
+      }
     });
     await checkAll(m);
   }
@@ -212,9 +218,11 @@ class CloseEarly implements Cmd {
     const o = open[this.pick % open.length];
     tick(this.price);
     const owner = m.users[o.user];
-    const r = await api<{ order: Order }>('POST', `/api/platform/orders/${o.id}/close`, {}, owner);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // Two close requests at once (a double tap): both answer the closed order, one payout.
+    const [r, twin] = await Promise.all([0, 1].map(() => api<{ order: Order }>('POST', `/api/platform/orders/${o.id}/close`, {}, owner)));
+    expect([r.status, twin.status], JSON.stringify([r.body, twin.body])).toEqual([200, 200]);
     expect(r.body.data!.order.result).toBe('closed_early');
+    expect(twin.body.data!.order.payout).toBe(r.body.data!.order.payout);
     await checkAll(m);
     if (this.replay) {
       await unchanged(async () => {
@@ -325,8 +333,10 @@ class Review implements Cmd {
     const open = m.payments.filter((p) => p.open);
     const p = open[this.pick % open.length];
     const u = m.users[p.user];
-    const outcome = this.approve ? await payments().approve(p.id) : await payments().reject(p.id, 'Rejected in the property test');
-    expect(outcome.changed).toBe(true);
+    // Two operators (or the CLI and a callback) deciding at once: exactly one decision applies.
+    const decide = () => (this.approve ? payments().approve(p.id) : payments().reject(p.id, 'Rejected in the property test'));
+    const outcomes = await Promise.all([decide(), decide()]);
+    expect(outcomes.map((o) => o.changed).sort()).toEqual([false, true]);
     p.open = false;
     if (p.kind === 'deposit' && this.approve) u.real += p.amount;
     if (p.kind === 'withdrawal') {
