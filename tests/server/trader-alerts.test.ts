@@ -145,6 +145,24 @@ describe('firing', () => {
     expect(events).toHaveLength(2);
   });
 
+  it('fires exactly the alerts a tick reaches, whatever order they were set in', async () => {
+    const user = await makeUser(s);
+    await tick(1.16);
+    const a = await listen(user);
+    const levels = ['1.16300', '1.16100', '1.16200'];
+    const ids: Record<string, number> = {};
+    for (const level of levels) ids[level] = (await create(user, { pair_code: PAIR, direction: 'above', price: level })).body.data!.alert.alert_id;
+    const low = (await create(user, { pair_code: PAIR, direction: 'below', price: '1.15900' })).body.data!.alert.alert_id;
+    await tick(1.1625);
+    expect(a.got.map((x) => x.alert_id).sort()).toEqual([ids['1.16100'], ids['1.16200']].sort());
+    await tick(1.1629);
+    expect(a.got).toHaveLength(2);
+    await tick(1.163);
+    expect(a.got.map((x) => x.alert_id)).toContain(ids['1.16300']);
+    expect(a.got.map((x) => x.alert_id)).not.toContain(low);
+    expect(s.server.ctx.services.alerts.waitingCount(PAIR)).toBeGreaterThanOrEqual(1);
+  });
+
   it('never fires a deleted alert', async () => {
     const user = await makeUser(s);
     await tick(1.16);

@@ -1,8 +1,8 @@
 /**
  * Price alerts (contract/alerts.ts, docs/trader-tools.md): create, list, delete, and the firing
- * rule. The waiting alerts are indexed in memory by pair, so a tick costs one map lookup and
- * an integer comparison per waiting alert of its pair; the database is only written when one
- * fires. Firing sets `fired_at` only where it is still null and records `alert.fired` in the
+ * rule. The waiting alerts are indexed in memory by pair, "above" ones nearest level first
+ * and "below" ones likewise, so a tick that fires nothing costs one map lookup and two integer
+ * comparisons however many alerts wait; the database is only written when one fires. Firing sets `fired_at` only where it is still null and records `alert.fired` in the
  * same transaction, so an alert fires once even if two ticks race; delivery (socket, Telegram,
  * email) listens to that event (delivery.ts).
  */
@@ -36,6 +36,14 @@ interface Waiting {
   direction: AlertDirection;
   scaled: number;
   precision: number;
+  /** The level as a number, only to order the queue (firing compares the integers). */
+  level: number;
+}
+
+/** One pair's waiting alerts: above ones by ascending level, below ones by descending level. */
+interface PairQueue {
+  above: Waiting[];
+  below: Waiting[];
 }
 
 export interface AlertRow {
@@ -51,7 +59,7 @@ export interface AlertRow {
 }
 
 export class AlertsService {
-  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly waiting = new Map<string, PairQueue>();
   private off: (() => void) | null = null;
   /** Firings in flight (tests and stop() wait for them). */
   private readonly inflight = new Set<Promise<void>>();
@@ -157,39 +165,57 @@ export class AlertsService {
 
   /** How many alerts wait on a pair (tests, bench). */
   waitingCount(pairCode?: string): number {
-    if (pairCode) return this.waiting.get(pairCode)?.length ?? 0;
+    const size = (q: PairQueue | undefined) => (q ? q.above.length + q.below.length : 0);
+    if (pairCode) return size(this.waiting.get(pairCode));
     let n = 0;
-    for (const list of this.waiting.values()) n += list.length;
+    for (const q of this.waiting.values()) n += size(q);
     return n;
   }
 
   private index(row: AlertRow): void {
-    const list = this.waiting.get(row.pair_code) ?? [];
-    list.push({
+    const precision = Number(row.price_precision);
+    const scaled = Number(row.price_scaled);
+    const alert: Waiting = {
       id: Number(row.id),
       userId: Number(row.user_id),
       direction: row.direction === 'below' ? 'below' : 'above',
-      scaled: Number(row.price_scaled),
-      precision: Number(row.price_precision),
-    });
-    this.waiting.set(row.pair_code, list);
+      scaled,
+      precision,
+      level: scaled / 10 ** precision,
+    };
+    const queue = this.waiting.get(row.pair_code) ?? { above: [], below: [] };
+    const list = alert.direction === 'above' ? queue.above : queue.below;
+    // Nearest to firing first: the lowest "above", the highest "below".
+    const before = (a: Waiting) => (alert.direction === 'above' ? alert.level < a.level : alert.level > a.level);
+    let at = list.findIndex(before);
+    if (at < 0) at = list.length;
+    list.splice(at, 0, alert);
+    this.waiting.set(row.pair_code, queue);
   }
 
   private unindex(pairCode: string, id: number): void {
-    const list = this.waiting.get(pairCode);
-    if (!list) return;
-    const rest = list.filter((w) => w.id !== id);
-    if (rest.length) this.waiting.set(pairCode, rest);
-    else this.waiting.delete(pairCode);
+    const queue = this.waiting.get(pairCode);
+    if (!queue) return;
+    queue.above = queue.above.filter((w) => w.id !== id);
+    queue.below = queue.below.filter((w) => w.id !== id);
+    if (queue.above.length + queue.below.length === 0) this.waiting.delete(pairCode);
   }
 
-  /** The tick listener: every waiting alert of the pair that the tick reaches fires. */
+  /** The tick listener: every waiting alert of the pair that the tick reaches fires (nearest first). */
   onTick(tick: Tick): void {
-    const list = this.waiting.get(tick.pair_code);
-    if (!list || list.length === 0) return;
-    for (const alert of list) {
-      if (!alertReached(alert.direction, alert.scaled, priceToScaled(tick.price, alert.precision))) continue;
-      this.unindex(tick.pair_code, alert.id);
+    const queue = this.waiting.get(tick.pair_code);
+    if (!queue) return;
+    this.fireReached(queue.above, tick);
+    this.fireReached(queue.below, tick);
+    if (queue.above.length + queue.below.length === 0) this.waiting.delete(tick.pair_code);
+  }
+
+  /** Fire the queue's alerts the tick reaches, from its head (the nearest) on. */
+  private fireReached(list: Waiting[], tick: Tick): void {
+    while (list.length > 0) {
+      const alert = list[0]!;
+      if (!alertReached(alert.direction, alert.scaled, priceToScaled(tick.price, alert.precision))) return;
+      list.shift();
       const firing = this.fire(alert, tick)
         .catch((err: unknown) => this.deps.log.error({ err, alert: alert.id }, 'price alert firing failed'))
         .finally(() => this.inflight.delete(firing));
