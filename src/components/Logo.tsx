@@ -12,9 +12,11 @@ export type LogoProps = {
   /** Height of the mark in px. */
   size?: number;
   className?: string;
+  /** Extra classes of the wordmark (e.g. `visually-hidden-phone`: only the mark on small screens). */
+  wordClassName?: string;
 };
 
-export function Logo({ variant = 'full', size = 28, className }: LogoProps) {
+export function Logo({ variant = 'full', size = 28, className, wordClassName }: LogoProps) {
   const t = useT();
   const name = t('common.app_name');
   const mark = (
@@ -37,7 +39,7 @@ export function Logo({ variant = 'full', size = 28, className }: LogoProps) {
   return (
     <span className={cx('logo', className)}>
       {mark}
-      <span className="logo-word" style={{ fontSize: Math.round(size * 0.64) }}>
+      <span className={cx('logo-word', wordClassName)} style={{ fontSize: Math.round(size * 0.64) }}>
         {/* Two weights make the wordmark without an image; the text stays selectable and translatable-safe. */}
         <span className="logo-word-a">{name.slice(0, 5)}</span>
         <span className="logo-word-b">{name.slice(5)}</span>

@@ -18,7 +18,8 @@ export function PublicTopBar({ isAuthenticated = false, extras }: { isAuthentica
       <div className="container public-topbar-inner">
         {/* Spec section 2: the logo leads to trading when logged in, to /auth otherwise. */}
         <Link href={isAuthenticated ? '/trading' : '/auth'} className="public-topbar-logo" aria-label={t(isAuthenticated ? 'shell.logo_label' : 'shell.logo_label_signed_out')}>
-          <Logo />
+          {/* Only the mark on narrow phones; the link keeps its name. */}
+          <Logo wordClassName="visually-hidden-phone" />
         </Link>
         <div className="public-topbar-actions">
           {extras}

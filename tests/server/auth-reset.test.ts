@@ -4,22 +4,13 @@
  * the emailed link token, five wrong codes killing the request, expiry after one hour, single
  * use of everything, superseding, and the end of every session after a reset.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { FakeClock, expectLedgerClean, lastMailTo, linkTokenFrom, mailCount, register, resetCodeFrom, type Registered } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { FakeClock, lastMailTo, linkTokenFrom, mailCount, register, resetCodeFrom, type Registered } from '../support/auth';
 
 const INVALID = 'Invalid reset token or expired, try to send reset link again';
 const clock = new FakeClock();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' }, { now: clock.now });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(server);
-});
+const server = useTestServer({ RATE_LIMIT: 'false' }, { now: clock.now });
 
 async function requestReset(u: Registered): Promise<{ code: string; linkToken: string; body: string }> {
   const r = await server.api('POST', '/api/platform/auth/forgot-password', { email: u.email });

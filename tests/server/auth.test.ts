@@ -4,22 +4,13 @@
  * verification and front settings. Rate limits are off here (auth-limits.test.ts covers them).
  */
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { expectLedgerClean, lastMailTo, linkTokenFrom, register, validRegistration } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { lastMailTo, linkTokenFrom, register, validRegistration } from '../support/auth';
 import { createAdminToken } from '../../server/domain/auth/admin';
 import { getBalanceMinor, postLedger, withCounterparty, HOUSE_DEMO_ISSUER } from '../../server/domain/ledger';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(server);
-});
+const server = useTestServer({ RATE_LIMIT: 'false' });
 
 describe('registration', () => {
   it('creates the user, opens real 0 and demo 10,000 in the chosen currency, and logs in right away', async () => {

@@ -4,18 +4,12 @@
  * back with the user on any device (GET /me); a malformed or oversized setup is refused with
  * 400 and nothing stored changes; a broken stored value reads as no setups, never a 500.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
 import { register } from '../support/auth';
 import { MAX_DRAWINGS, MAX_STUDIES, type ChartSetup } from '../../contract/chart';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ RATE_LIMIT: 'false' }, {}, { auditLedger: false });
 
 const eurusd: ChartSetup = {
   type: 'heikin_ashi',

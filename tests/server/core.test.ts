@@ -1,39 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
 import { auditLedger, getBalanceMinor, postLedger, InsufficientBalanceError, resetDemo, withCounterparty, HOUSE_DEMO_ISSUER } from '../../server/domain/ledger';
 import { nextEvent } from '../support/server';
+import { insertUserRow } from '../support/users';
 import { openFamily } from '../../server/domain/auth/sessions';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({}, {}, { auditLedger: false });
 
-async function makeUser(name: string): Promise<number> {
-  const now = Date.now();
-  const row = await server.ctx.db
-    .insertInto('users')
-    .values({
-      username: name,
-      email: `${name}@example.com`,
-      password_hash: 'x',
-      first_name: 'A',
-      last_name: 'B',
-      phone: '+10000000000',
-      currency: 'USD',
-      front_settings: '{}',
-      tracking: '{}',
-      password_changed_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const makeUser = (name: string) => insertUserRow(server.ctx.db, name, Date.now());
 
 describe('server core', () => {
   it('answers health in the envelope', async () => {

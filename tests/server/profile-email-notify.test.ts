@@ -6,25 +6,16 @@
  * nothing: they have no sender). The SMTP path is checked against a stand-in transport, and the
  * texts in the three languages.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { expectLedgerClean, register, type Registered } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { register, type Registered } from '../support/auth';
 import { admin } from './payments-support';
 import { Mailer } from '../../server/domain/mail';
 import type { DomainEvent } from '../../server/domain/events';
 import { emailPaymentStatus } from '../../server/domain/profile/email-notify';
 import { paymentStatusEmail } from '../../server/domain/profile/email-texts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(server);
-});
+const server = useTestServer({ RATE_LIMIT: 'false' });
 
 const payments = () => server.ctx.services.payments;
 const CARD = { currency: 'USD', account_type: 'real', payment_method_id: 'card_visa_mastercard', payment_system: 'cards' };

@@ -11,9 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextEvent, startTestServer, type TestServer } from '../support/server';
-import { expectLedgerClean, register, type Registered } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { nextEvent } from '../support/server';
+import { useTestServer } from '../support/server-fixture';
+import { register, type Registered } from '../support/auth';
 import { admin, userSocket } from './payments-support';
 import { DOCUMENT_TYPES, ProfileText } from '../../contract/profile';
 import { isCompletePdf, sniffType } from '../../server/domain/profile/file-sniff';
@@ -21,16 +22,7 @@ import { inspectPdf } from '../../server/domain/profile/pdf-inspect';
 import { checkPdf } from '../../server/domain/profile/pdf-checker';
 import { reviewDocument, sanitizeFileName } from '../../server/domain/profile/documents';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(server);
-});
+const server = useTestServer({ RATE_LIMIT: 'false' });
 
 // ---- test files --------------------------------------------------------------------------------
 

@@ -5,21 +5,12 @@
  * current password, other sessions signed out while this one stays, the email notice), and the
  * `auto` theme round-trip of front settings. A refused request changes nothing stored.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { expectLedgerClean, lastMailTo, register, type Registered } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { lastMailTo, register, type Registered } from '../support/auth';
 import { ProfileText } from '../../contract/profile';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(server);
-});
+const server = useTestServer({ RATE_LIMIT: 'false' });
 
 const profile = (u: Registered) => server.api('GET', '/api/v2/user/profile', undefined, u.token);
 const update = (u: Registered, body: unknown) => server.api('POST', '/api/v2/profile/personal-data', body, u.token);

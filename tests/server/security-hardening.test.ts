@@ -10,9 +10,10 @@
  * - stored files: a PDF that is also an HTML page is refused (translated text), a plain one kept.
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
-import { startTestServer, type TestServer } from '../support/server';
+import { useTestServer } from '../support/server-fixture';
+import { startTestServer } from '../support/server';
 import { register, type Registered } from '../support/auth';
 import { IP_LIMITS } from '../../server/routes/auth';
 import { PROFILE_LIMITS } from '../../server/routes/profile';
@@ -24,13 +25,7 @@ import { ErrorText } from '../../contract/envelope';
 const SECRET = 'h12-test-secret-0123456789abcdef0123456789';
 const TTL = 900;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ JWT_SECRET: SECRET, ACCESS_TOKEN_TTL_SECONDS: String(TTL) });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ JWT_SECRET: SECRET, ACCESS_TOKEN_TTL_SECONDS: String(TTL) }, {}, { auditLedger: false });
 
 // ---- tokens -----------------------------------------------------------------------------------
 

@@ -4,19 +4,14 @@
  * any end of the session) and an expired token drop it at the next sweep, with an
  * error_message the client answers by refreshing; a failing handler answers instead of crashing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { nextEvent, startTestServer, type TestServer } from '../support/server';
+import { nextEvent } from '../support/server';
+import { useTestServer } from '../support/server-fixture';
 import { register } from '../support/auth';
 import { sweepSocketSessions } from '../../server/routes/core';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({}, {}, { auditLedger: false });
 
 const resetDemo = (token: string) => server.api('POST', '/api/v2/payments/reset-demo-balance', { currency: 'USD' }, token);
 

@@ -10,6 +10,7 @@ import { clearingAccount, getBalanceMinor, postLedger, resetDemo, withCounterpar
 import { assertLedgerAudit, auditOnClose } from './ledger-audit';
 import { openFamily } from '../../server/domain/auth/sessions';
 import type { MarketService } from '../../server/domain/market/types';
+import { insertUserRow } from './users';
 
 /** A clock the test moves by hand (ctx.now); starts at the real time so tokens stay valid. */
 export class TestClock {
@@ -83,28 +84,10 @@ export async function makeUser(s: WithServer, real: Record<string, number> = {},
   const ctx = s.server.ctx;
   const now = ctx.now();
   const name = `trader${process.pid}x${++userCounter}x${Math.floor(Math.random() * 1e6)}`;
-  const row = await ctx.db
-    .insertInto('users')
-    .values({
-      username: name,
-      email: `${name}@example.com`,
-      password_hash: 'not-a-login',
-      first_name: 'Test',
-      last_name: 'Trader',
-      phone: '+10000000000',
-      currency: 'USD',
-      front_settings: '{}',
-      tracking: '{}',
-      password_changed_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const id = row.id;
+  const id = await insertUserRow(ctx.db, name, now);
   for (const code of demo) await ctx.tx((trx) => resetDemo(trx, id, code, `test-demo-open:${id}:${code}`, 'demo_open', now));
   for (const [code, amount] of Object.entries(real)) await creditReal(s, id, code, amount);
-  // A real session family, so the token stays valid once ctx.isSessionActive checks families.
+  // A real session family, so the token stays valid (ctx.services.sessions checks families).
   const session = await ctx.tx((trx) => openFamily(trx, id, 'user', now, ctx.config.refreshTokenTtl));
   const token = await ctx.tokens.sign({ userId: id, sessionType: 'user', family: session.family }, now);
   return { id, token };

@@ -27,7 +27,8 @@ function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
       </a>
       <IconButton className="header-menu-button" icon="menu" label={t('nav.open_menu')} onClick={onOpenMenu} />
       <Link href="/trading" className="header-logo" aria-label={t('shell.logo_label')}>
-        <Logo />
+        {/* Only the mark on narrow phones; the link keeps its name. */}
+        <Logo wordClassName="visually-hidden-narrow" />
       </Link>
       <ConnectionIndicator />
       <div className="header-actions">
@@ -42,7 +43,7 @@ function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
           <BalancePanel />
         </Dropdown>
         <Button variant="primary" icon="deposit" className="header-deposit" onClick={() => modals.open(MODAL_IDS.deposit)}>
-          <span className="header-deposit-text">{t('nav.deposit')}</span>
+          <span className="header-deposit-text visually-hidden-tablet">{t('nav.deposit')}</span>
         </Button>
         <span className="header-theme">
           <ThemeToggle />

@@ -21,7 +21,7 @@ export function ConnectionIndicator() {
       <div className="connection-indicator connection-reconnecting" role="status">
         <span className="connection-dot" aria-hidden="true" />
         {/* Phones show the short form; the whole sentence stays for screen readers. */}
-        <span className="connection-long">{t('shell.session_reconnecting')}</span>
+        <span className="connection-long visually-hidden-tablet">{t('shell.session_reconnecting')}</span>
         <span className="connection-short" aria-hidden="true">
           {t('common.reconnecting')}
         </span>

@@ -43,7 +43,8 @@ function StepIndicator({ current }: { current: number }) {
           <span className="step-number" aria-hidden="true">
             {i + 1}
           </span>
-          <span className="step-label">{t(`auth.step_${step}`)}</span>
+          {/* On small screens only the current step's name is drawn; the others stay readable. */}
+          <span className={i === current ? 'step-label' : 'step-label visually-hidden-tablet'}>{t(`auth.step_${step}`)}</span>
         </li>
       ))}
     </ol>

@@ -197,7 +197,8 @@ function PersonalForm({ actor, profile }: { actor: ProfileActor; profile: Profil
 
         {/* Sticky at the bottom of the screen only while there is something to save; one row on phones. */}
         <div className={cx('profile-form-actions', dirty && 'profile-form-actions-sticky')}>
-          <span className="profile-unsaved text-sm text-muted" aria-live="polite">
+          {/* On small screens the bar itself says there are changes; the sentence stays for screen readers. */}
+          <span className="profile-unsaved text-sm text-muted visually-hidden-tablet" aria-live="polite">
             {dirty ? t('profile.personal.unsaved') : ''}
           </span>
           <div className="profile-form-buttons cluster">
