@@ -17,6 +17,7 @@ const N = Number(process.env.BENCH_SOCKETS ?? size(5_000, 20));
 const TICK_SECONDS = size(6, 1);
 const FLOOD = size(1_000, 100);
 const PAIR = 'BTCUSD';
+const CONNECT_DEADLINE_MS = 240_000;
 
 interface Clients {
   sockets: Socket[];
@@ -28,7 +29,13 @@ async function connectAll(url: string, tokens: string[]): Promise<Clients> {
   const sockets: Socket[] = [];
   let failed = 0;
   const start = performance.now();
+  // The whole connect phase has a deadline: sockets not started by then count as failed.
+  const deadline = start + CONNECT_DEADLINE_MS;
   await pool(tokens, 100, async (token) => {
+    if (performance.now() > deadline) {
+      failed++;
+      return;
+    }
     const s = connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: 60_000 });
     sockets.push(s);
     const ok = await new Promise<boolean>((resolve) => {
