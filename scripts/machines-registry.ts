@@ -26,6 +26,7 @@ import { depositMachine } from '../machines/deposit/deposit.machine';
 import { documentsMachine } from '../machines/documents/documents.machine';
 import { emailVerificationMachine } from '../machines/email-verification/email-verification.machine';
 import { journalMachine } from '../machines/journal/journal.machine';
+import { resendVerificationMachine } from '../machines/email-verification/resend-verification.machine';
 import { localeMachine } from '../machines/locale/locale.machine';
 import { modalsMachine } from '../machines/modals/modals.machine';
 import { orderCloseMachine } from '../machines/order-close/order-close.machine';
@@ -92,6 +93,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('orders', 'machines/orders/orders.machine.ts', ordersMachine),
   entry('pairs', 'machines/pairs/pairs.machine.ts', pairsMachine),
   entry('passwordReset', 'machines/password-reset/password-reset.machine.ts', passwordResetMachine, {}),
+  entry('verification', 'machines/email-verification/resend-verification.machine.ts', resendVerificationMachine),
   entry('paymentMethods', 'machines/payment-methods/payment-methods.machine.ts', paymentMethodsMachine),
   entry('priceAlerts', 'machines/price-alerts/price-alerts.machine.ts', priceAlertsMachine),
   entry('profile', 'machines/profile/profile.machine.ts', profileMachine),

@@ -5,7 +5,8 @@
  * stopped on `flow.profileClosed`, which stops the sections with it. On start it spawns, each
  * with the same id and systemId: `profile` (personal data), `security` (password, two-factor;
  * told whether the session's user has two-factor on), `avatar`, `documents` and `telegram`.
- * `journal` (the trading journal, issue 16) starts with them. Theme and language are the app's long-lived `theme` and `locale` actors, not spawned here.
+ * `journal` (the trading journal, issue 16) and `verification` (resend the verification email
+ * while the email is not verified) start with them. Theme and language are the app's long-lived `theme` and `locale` actors, not spawned here.
  * What the sections ask of the app (`toast.requested`, `session.userRefreshRequested`) is
  * passed up unchanged.
  */
@@ -17,11 +18,12 @@ import { securityMachine } from '../security/security.machine';
 import { telegramMachine } from '../telegram/telegram.machine';
 import { profileMachine } from './profile.machine';
 import { journalMachine } from '../journal/journal.machine';
+import { resendVerificationMachine } from '../email-verification/resend-verification.machine';
 
 export type ProfilePageEvent = { type: 'toast.requested'; toast: ToastRequest } | { type: 'session.userRefreshRequested' };
 
 /** The section actors' ids (and systemIds). */
-export const PROFILE_SECTIONS = ['profile', 'security', 'avatar', 'documents', 'telegram', 'journal'] as const;
+export const PROFILE_SECTIONS = ['profile', 'security', 'avatar', 'documents', 'telegram', 'journal', 'verification'] as const;
 
 /** Whether the signed-in user has two-factor on, as the session actor knows it. */
 function sessionTwoFactor(self: AnyActorRef): boolean {
@@ -40,6 +42,7 @@ export const profilePageMachine = setup({
       documents: 'documents';
       telegram: 'telegram';
       journal: 'journal';
+      verification: 'verification';
     },
   },
   actors: {
@@ -49,6 +52,7 @@ export const profilePageMachine = setup({
     documents: documentsMachine,
     telegram: telegramMachine,
     journal: journalMachine,
+    verification: resendVerificationMachine,
   },
   actions: {
     spawnProfile: spawnChild('profile', { id: 'profile', systemId: 'profile' }),
@@ -57,11 +61,12 @@ export const profilePageMachine = setup({
     spawnDocuments: spawnChild('documents', { id: 'documents', systemId: 'documents' }),
     spawnTelegram: spawnChild('telegram', { id: 'telegram', systemId: 'telegram' }),
     spawnJournal: spawnChild('journal', { id: 'journal', systemId: 'journal' }),
+    spawnVerification: spawnChild('verification', { id: 'verification', systemId: 'verification' }),
     forwardToApp: sendParent(({ event }) => event),
   },
 }).createMachine({
   id: 'profilePage',
-  entry: ['spawnProfile', 'spawnSecurity', 'spawnAvatar', 'spawnDocuments', 'spawnTelegram', 'spawnJournal'],
+  entry: ['spawnProfile', 'spawnSecurity', 'spawnAvatar', 'spawnDocuments', 'spawnTelegram', 'spawnJournal', 'spawnVerification'],
   initial: 'open',
   states: {
     open: {

@@ -22,6 +22,7 @@ import { telegramMachine } from '../../machines/telegram/telegram.machine';
 import type { HttpClient } from './http';
 import { createProfileApi, type ProfileApi } from './profile-api';
 import { journalImplementation } from './trader-tools-actors';
+import { resendVerificationMachine, type ResendVerificationInput } from '../../machines/email-verification/resend-verification.machine';
 
 export interface ProfileServiceDeps {
   http: HttpClient;
@@ -82,6 +83,9 @@ export function profileSectionImplementations(api: ProfileApi, win: Window | nul
           saveBlob(win, await api.documentFile(input.documentId, input.fileId), input.name);
         }),
       },
+    }),
+    verification: resendVerificationMachine.provide({
+      actors: { resendVerification: fromPromise<void, ResendVerificationInput>(({ input }) => api.resendVerification(input.email)) },
     }),
     telegram: telegramMachine.provide({
       actors: {

@@ -24,12 +24,14 @@ import {
   type TwoFactorSetup,
 } from '../../contract/profile';
 import { PROFILE_FALLBACKS } from '../../machines/profile/feedback';
+import { RESEND_FALLBACK_KEY } from '../../machines/email-verification/resend-verification.machine';
 import type { HttpClient } from './http';
 import { apiClient, checked, field as get, unexpected } from './api-client';
 
 export const PROFILE_API_FALLBACK = {
   ...PROFILE_FALLBACKS,
   download: 'profile.documents.download_failed',
+  resendVerification: RESEND_FALLBACK_KEY,
 } as const;
 
 /**
@@ -100,6 +102,11 @@ export function createProfileApi(http: HttpClient) {
       const body = await call(PROFILE_API_FALLBACK.download, `/api/v2/documents/${encodeURIComponent(String(documentId))}/files/${encodeURIComponent(String(fileId))}`, { method: 'GET' });
       if (!(body instanceof Blob)) throw unexpected(PROFILE_API_FALLBACK.download, body);
       return body;
+    },
+
+    /** POST /api/platform/auth/resend-verification (no bearer; the same answer for every address). */
+    async resendVerification(email: string): Promise<void> {
+      await data(PROFILE_API_FALLBACK.resendVerification, '/api/platform/auth/resend-verification', { method: 'POST', body: { email }, auth: false });
     },
 
     telegramStatus(): Promise<TelegramStatus> {

@@ -33,6 +33,7 @@ import type { AppRuntime } from '../../src/app/create-app-actor';
 import { I18nProvider } from '../../src/i18n';
 import { ProfilePage } from '../../src/features/profile/ProfilePage';
 import { makeUser } from '../machines/fixtures';
+import { resendVerificationMachine, type ResendVerificationInput } from '../../machines/email-verification/resend-verification.machine';
 
 const never = <T,>() => new Promise<T>(() => {});
 
@@ -90,8 +91,8 @@ interface Server {
   createTelegramLink: () => Promise<TelegramLinkCode>;
 }
 
-function startProfileApp(server: Partial<Server> = {}) {
-  const calls = { save: [] as SavePersonalDataInput[], change: [] as ChangePasswordInput[], confirm: [] as string[], upload: [] as UploadDocumentsInput[], remove: [] as number[] };
+function startProfileApp(server: Partial<Server> = {}, user: User = makeUser()) {
+  const calls = { save: [] as SavePersonalDataInput[], change: [] as ChangePasswordInput[], confirm: [] as string[], upload: [] as UploadDocumentsInput[], remove: [] as number[], resend: [] as string[] };
   const logic = appMachine.provide({
     actors: {
       session: sessionMachine.provide({
@@ -143,6 +144,13 @@ function startProfileApp(server: Partial<Server> = {}) {
               downloadDocumentFile: fromPromise<void, DownloadDocumentFileInput>(() => never()),
             },
           }),
+          verification: resendVerificationMachine.provide({
+            actors: {
+              resendVerification: fromPromise<void, ResendVerificationInput>(async ({ input }) => {
+                calls.resend.push(input.email);
+              }),
+            },
+          }),
           telegram: telegramMachine.provide({
             actors: {
               loadTelegramStatus: fromPromise<TelegramStatus, void>(() => (server.loadTelegramStatus ?? (() => Promise.resolve(unlinked)))()),
@@ -156,7 +164,7 @@ function startProfileApp(server: Partial<Server> = {}) {
   });
   const input: AppInput = { persistedSession: null, adminToken: null, storedLanguage: null, storedTheme: null, systemPrefersDark: true };
   const actor = createActor(logic, { input }).start();
-  actor.system.get('session').send({ type: 'session.registered', token: 'tok', refreshToken: null, user: makeUser() });
+  actor.system.get('session').send({ type: 'session.registered', token: 'tok', refreshToken: null, user });
   const runtime = { actor, services: {} } as unknown as AppRuntime;
   return {
     actor,
@@ -187,6 +195,19 @@ describe('ProfilePage', () => {
     view.unmount();
     expect(app.actor.getSnapshot().matches({ profileFlow: 'inactive' })).toBe(true);
     expect(app.actor.system.get('profile')).toBeUndefined();
+  });
+
+  it('offers to resend the verification email while the email is not verified', async () => {
+    const verified = startProfileApp();
+    const first = verified.render(<ProfilePage />);
+    expect(screen.queryByRole('button', { name: 'Resend verification email' })).toBeNull();
+    first.unmount();
+
+    const app = startProfileApp({}, { ...makeUser(), email_verified: false });
+    app.render(<ProfilePage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Resend verification email' }));
+    expect(await screen.findByText(`Verification email sent to ${makeUser().email}`)).toBeTruthy();
+    expect(app.calls.resend).toEqual([makeUser().email]);
   });
 
   it('shows the transactions slot and its link only when given', () => {

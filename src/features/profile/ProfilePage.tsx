@@ -23,6 +23,7 @@ import { PersonalInfoSection } from './PersonalInfoSection';
 import { SecuritySection } from './SecuritySection';
 import { SettingsSection } from './SettingsSection';
 import { TelegramSection } from './TelegramSection';
+import { ResendVerification } from './ResendVerification';
 import { useHash, useProfileFlow, useSection } from './hooks';
 import './profile.css';
 
@@ -100,6 +101,7 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
   const documentsActor = useSection(page, 'documents');
   const telegramActor = useSection(page, 'telegram');
   const journalActor = useSection(page, 'journal');
+  const verificationActor = useSection(page, 'verification');
   const profileReady = useSelector(profileActor, (s) => (s ? !s.matches('loading') : false));
   const hash = useHash();
   const anchors = PROFILE_ANCHORS.filter((id) => id !== 'transactions' || transactions !== undefined);
@@ -139,6 +141,7 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
               <InfoChip kind={user.email_verified ? 'success' : 'warning'} compact>
                 {user.email_verified ? t('profile.personal.email_verified') : t('profile.personal.email_unverified')}
               </InfoChip>
+              {!user.email_verified && verificationActor ? <ResendVerification actor={verificationActor} email={user.email} /> : null}
             </p>
           ) : null}
           <div className="cluster profile-hero-meta">
