@@ -45,7 +45,7 @@ export async function recordEvent<T extends DomainEventType>(
 type Listener = (event: DomainEvent) => void | Promise<void>;
 
 /** Events read and delivered per step of a drain (the loop yields between steps). */
-export const DELIVERY_PAGE = 200;
+export const DELIVERY_PAGE = 100;
 
 export class EventDispatcher {
   private cursor = 0;

@@ -21,7 +21,7 @@ import type { OrderRow } from './wire';
 /** At most this many orders are taken into one batch. */
 export const BATCH_MAX = 500;
 /** A batch's transaction stops taking orders after this long (the loop is blocked meanwhile). */
-export const BATCH_BUDGET_MS = 15;
+export const BATCH_BUDGET_MS = 10;
 
 export interface DueOrder {
   id: number;
