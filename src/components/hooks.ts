@@ -88,7 +88,6 @@ export function useDismiss(active: boolean, refs: Array<RefObject<HTMLElement | 
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
     };
-    // refs are stable RefObjects; onDismiss may change every render and is read fresh below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refs are stable RefObjects; onDismiss may change every render and is read fresh below.
   }, [active, onDismiss]);
 }

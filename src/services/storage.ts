@@ -57,7 +57,7 @@ export interface BrowserStorage {
 
 export function createStorage(store: KeyValueStore | null): BrowserStorage {
   const read = (key: string): unknown => {
-    let text: string | null = null;
+    let text: string | null;
     try {
       text = store?.getItem(key) ?? null;
     } catch {

@@ -60,7 +60,7 @@ describe('restart', () => {
     await db.deleteFrom('market_ticks').where('pair_code', '=', 'USDJPY').execute();
     await db.destroy();
 
-    let ledgerAfterRestart: unknown[] = [];
+    let ledgerAfterRestart: unknown[];
     const clock2 = new TestClock(T0 + 120_000);
     const s2 = await startOrdersServer({ dataDir, clock: clock2 });
     try {

@@ -319,7 +319,7 @@ export async function startOxapayEmulator(opts: { merchantKey?: string; payoutKe
     lastWebhook.set(trackId, { url, body, key });
     const signature = crypto.createHmac('sha512', key).update(body).digest('hex');
     let status = 0;
-    let answer = '';
+    let answer: string;
     try {
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', HMAC: signature }, body, signal: AbortSignal.timeout(10_000) });
       status = res.status;

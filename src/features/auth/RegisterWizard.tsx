@@ -217,8 +217,7 @@ export function RegisterWizard() {
   useEffect(() => {
     app.send({ type: 'flow.registrationStarted', tracking: collectTracking(), language });
     return () => app.send({ type: 'flow.registrationEnded' });
-    // The flow starts once per mount; a language change later does not restart it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the flow starts once per mount; a language change later does not restart it.
   }, [app]);
   return registration ? <Wizard actor={registration} /> : <Spinner />;
 }

@@ -86,7 +86,7 @@ function useActiveSection(anchors: readonly ProfileAnchor[]): ProfileAnchor | nu
       window.removeEventListener('resize', schedule);
       if (frame) window.cancelAnimationFrame(frame);
     };
-    // `anchors` is rebuilt on every render; `key` changes only when its content does.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `anchors` is rebuilt on every render; `key` changes only when its content does.
   }, [key]);
   return active;
 }

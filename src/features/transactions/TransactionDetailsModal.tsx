@@ -8,7 +8,7 @@
  * "Copy error" on failure). Opened from a history row with `{ transactionId, transaction }`;
  * it shows the row as the history actor has it now, so a status push updates it while open.
  */
-import { SandboxBadge } from '../wallet/SandboxBadge';
+import { SandboxBadge } from '../../shared/SandboxBadge';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { CARD_NUMBER_MASK, type Transaction } from '../../../contract/payments';

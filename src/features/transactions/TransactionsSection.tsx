@@ -8,7 +8,7 @@
  * (`transactions.opened` on mount, filter/page/size changes, Retry, export) and reads its state;
  * status pushes refresh the list while it is shown. No required props: the profile page places it.
  */
-import { SandboxBadge } from '../wallet/SandboxBadge';
+import { SandboxBadge } from '../../shared/SandboxBadge';
 import { useEffect, useId, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { TRANSACTION_PAGE_SIZES, type Transaction } from '../../../contract/payments';

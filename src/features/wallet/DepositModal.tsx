@@ -11,7 +11,7 @@
  * - complete: success, "Payment failed!", "Deposit Failed!" or waiting for the operator.
  * Shortcuts lead to the withdraw modal and to the history.
  */
-import { SandboxNote } from './SandboxBadge';
+import { SandboxNote } from '../../shared/SandboxBadge';
 import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { useForm, setValue, valiForm } from '@modular-forms/react';

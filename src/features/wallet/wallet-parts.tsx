@@ -19,7 +19,7 @@ import { useBalanceActor, useChild } from '../../shared/runtime';
 import { useCopy, useModalControls } from '../../shared/hooks';
 import { MODAL_IDS } from '../../shared/modals';
 import './wallet.css';
-import { SandboxBadge } from './SandboxBadge';
+import { SandboxBadge } from '../../shared/SandboxBadge';
 
 export const METHOD_IMAGE_BASE = '/payment_methods/';
 export const DEFAULT_METHOD_IMAGE = `${METHOD_IMAGE_BASE}default.svg`;

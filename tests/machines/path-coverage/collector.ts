@@ -20,7 +20,7 @@ const fraction = (text: string): [number, number] => {
   return [Number(match[1]), Number(match[2])];
 };
 
-// Vitest parses the first parameter as a fixture list, so it must be a (here empty) destructuring.
+// eslint-disable-next-line no-empty-pattern -- Vitest parses the first parameter as a fixture list, so it must be a (here empty) destructuring.
 afterAll(({}, file) => {
   const rows = coverageTable().map((row): FileCoverageRow => {
     const [statesReached, statesTotal] = fraction(row.states);

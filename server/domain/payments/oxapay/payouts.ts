@@ -86,7 +86,7 @@ export async function applyPayout(deps: PaymentsDeps, p: OxapayPayout): Promise<
     const amount = toMinor(String(p.amount), decimalsOf(row.payment_currency));
     if (amount === null || amount !== Number(row.amount_payment_currency)) throw badRequest(PaymentErrorText.amountMismatch);
     const now = deps.now();
-    let changed = false;
+    let changed: boolean;
     if (p.status === 'confirmed' || p.status === 'complete') {
       changed = await approveWithdrawal(trx, row, now);
       if (changed && p.tx_hash) {

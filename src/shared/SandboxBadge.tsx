@@ -3,7 +3,7 @@
  * a sandbox method and on a transaction made through one, and a note on the deposit's process
  * screen. Shown only from the server's `sandbox` flag (method, deposit answer, transaction).
  */
-import { InfoChip } from '../../components/InfoChip';
+import { InfoChip } from '../components/InfoChip';
 import './SandboxBadge.css';
 
 export function SandboxBadge() {
