@@ -76,12 +76,14 @@ export interface AppInput {
 export interface AppContext {
   /** The startup input, held only until the children are spawned from it. */
   startup: AppInput | null;
+  /** The trader's own pair or timeframe choice waiting for its save (its success message follows it). */
+  settingsConfirm: 'pair' | 'timeframe' | null;
 }
 
 export type AppEvent =
   | SessionParentEvent
   | ({ type: 'socket.messageReceived' } & SocketMessage)
-  | { type: 'settings.changed'; patch: SettingsPatch }
+  | { type: 'settings.changed'; patch: SettingsPatch; confirm?: 'pair' | 'timeframe' }
   | { type: 'toast.requested'; toast: ToastRequest }
   | { type: 'session.registered'; token: string; refreshToken: string | null; user: User }
   | { type: 'flow.registrationStarted'; tracking?: Record<string, string>; language?: Language }
@@ -112,8 +114,10 @@ export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 
 
 
 /** The toast (if any) that confirms a saved settings change. Pair and timeframe show on the chart itself. */
-export function settingsSavedToastKey(patch: SettingsPatch): string | null {
+export function settingsSavedToastKey(patch: SettingsPatch, confirm: 'pair' | 'timeframe' | null = null): string | null {
   if (patch.current_currency !== undefined) return 'settings.currency_saved';
+  // The trader's own pair or timeframe choice (the default rule of section 4 saves silently).
+  if (confirm && (patch.currentPair !== undefined || patch.currentTimeframe !== undefined)) return confirm === 'pair' ? 'settings.pair_saved' : 'settings.timeframe_saved';
   if (patch.balance_type !== undefined) return 'settings.balance_type_saved';
   if (patch.language !== undefined || patch.theme !== undefined) return 'settings.saved';
   if (patch.keyboard_shortcuts !== undefined || patch.sounds !== undefined) return 'settings.saved';
@@ -263,10 +267,16 @@ export const appMachine = setup({
         toast: event.reason === 'unauthorized' ? { type: 'warning', messageKey: 'auth.session_expired' } : { type: 'info', messageKey: 'auth.logged_out' },
       };
     }),
-    toastSettingsSaved: enqueueActions(({ event, enqueue }) => {
+    toastSettingsSaved: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'session.settingsSaved');
-      const messageKey = settingsSavedToastKey(event.patch);
+      const messageKey = settingsSavedToastKey(event.patch, context.settingsConfirm);
       if (messageKey) enqueue.sendTo('toasts', { type: 'toast.requested', toast: { type: 'success', messageKey } } satisfies ToastsEvent);
+      if (context.settingsConfirm && (event.patch.currentPair !== undefined || event.patch.currentTimeframe !== undefined)) enqueue.assign({ settingsConfirm: null });
+    }),
+    forgetSettingsConfirm: assign({ settingsConfirm: null }),
+    rememberSettingsConfirm: assign(({ context, event }) => {
+      assertEvent(event, 'settings.changed');
+      return { settingsConfirm: event.confirm ?? context.settingsConfirm };
     }),
     toastSettingsFailed: sendTo('toasts', ({ event }): ToastsEvent => {
       assertEvent(event, 'session.settingsSaveFailed');
@@ -380,7 +390,7 @@ export const appMachine = setup({
   },
 }).createMachine({
   id: 'app',
-  context: ({ input }) => ({ startup: input }),
+  context: ({ input }) => ({ startup: input, settingsConfirm: null }),
   entry: [
     'spawnSession',
     'spawnSocket',
@@ -405,10 +415,10 @@ export const appMachine = setup({
     'session.userUpdated': { actions: 'refreshBalances' },
     'session.tokenRefreshed': { actions: 'updateSocketToken' },
     'session.settingsSaved': { actions: 'toastSettingsSaved' },
-    'session.settingsSaveFailed': { actions: 'toastSettingsFailed' },
+    'session.settingsSaveFailed': { actions: ['toastSettingsFailed', 'forgetSettingsConfirm'] },
     'session.registered': { actions: 'openRegisteredSession' },
     'socket.messageReceived': { actions: 'routeSocketMessage' },
-    'settings.changed': { actions: 'saveSettings' },
+    'settings.changed': { actions: ['saveSettings', 'rememberSettingsConfirm'] },
     'toast.requested': { actions: 'showToast' },
     'session.userRefreshRequested': { actions: 'refreshUser' },
     'socket.emitRequested': { actions: 'forwardToSocket', description: 'A child asks for a socket message (get_payment_methods, select_pair).' },

@@ -70,7 +70,8 @@ export interface SelectPairPayload {
 
 /** What the pairs actor tells its parent (the app routes both). */
 export type PairsParentEvent =
-  | { type: 'settings.changed'; patch: SettingsPatch }
+  /** `confirm`: the trader chose it (a success message follows the save); absent for the default rule. */
+  | { type: 'settings.changed'; patch: SettingsPatch; confirm?: 'pair' | 'timeframe' }
   | { type: 'socket.emitRequested'; event: 'select_pair'; payload: SelectPairPayload };
 
 /** A pair is active unless it is explicitly switched off (spec section 3). */
@@ -177,9 +178,10 @@ export const pairsMachine = setup({
       assertEvent(event, 'pairs.timeframeSelected');
       return { currentTimeframe: event.timeframe };
     }),
-    saveSelection: enqueueActions(({ context, enqueue }) => {
+    saveSelection: enqueueActions(({ context, enqueue }, params?: { confirm: 'pair' | 'timeframe' }) => {
       if (context.currentPair === null || context.currentTimeframe === null) return;
-      const saved: PairsParentEvent = { type: 'settings.changed', patch: { currentPair: context.currentPair, currentTimeframe: context.currentTimeframe } };
+      const patch = { currentPair: context.currentPair, currentTimeframe: context.currentTimeframe };
+      const saved: PairsParentEvent = params ? { type: 'settings.changed', patch, confirm: params.confirm } : { type: 'settings.changed', patch };
       enqueue.sendParent(saved);
     }),
     subscribeSelection: enqueueActions(({ context, enqueue }) => {
@@ -251,9 +253,12 @@ export const pairsMachine = setup({
         },
         ready: {
           on: {
-            'pairs.pairSelected': { guard: 'isOtherActivePair', actions: ['assignPair', 'saveSelection', 'subscribeSelection'] },
-            'pairs.timeframeSelected': { guard: 'isOtherOfferedTimeframe', actions: ['assignTimeframe', 'saveSelection', 'subscribeSelection'] },
-            'pairs.pairStepped': { guard: 'hasOtherPair', actions: ['assignSteppedPair', 'saveSelection', 'subscribeSelection'] },
+            'pairs.pairSelected': { guard: 'isOtherActivePair', actions: ['assignPair', { type: 'saveSelection', params: { confirm: 'pair' } }, 'subscribeSelection'] },
+            'pairs.timeframeSelected': {
+              guard: 'isOtherOfferedTimeframe',
+              actions: ['assignTimeframe', { type: 'saveSelection', params: { confirm: 'timeframe' } }, 'subscribeSelection'],
+            },
+            'pairs.pairStepped': { guard: 'hasOtherPair', actions: ['assignSteppedPair', { type: 'saveSelection', params: { confirm: 'pair' } }, 'subscribeSelection'] },
             'pairs.pairsReceived': { target: 'choosing', description: 'The current pair may have been switched off.', actions: 'assignPairs' },
           },
         },

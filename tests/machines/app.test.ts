@@ -19,7 +19,7 @@ import type { OrderListResponse } from '../../contract/orders';
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
 import { makeUser } from './fixtures';
-import { candle, EURUSD, makeOrder } from './trading-fixtures';
+import { BTCUSD, candle, EURUSD, makeOrder } from './trading-fixtures';
 
 const user = makeUser({
   balances: { EUR: { RealBalance: 25, DemoBalance: 10000 } },
@@ -153,11 +153,13 @@ describe('app routing helpers', () => {
     expect(SOCKET_ROUTES.pong[0].toEvent(undefined)).toEqual({ type: 'socket.pongReceived', time: null });
   });
 
-  it('confirms saved currency, account type, language and theme, not pair or timeframe', () => {
+  it("confirms saved currency, account type, language and theme, and the trader's own pair and timeframe (not the default rule's)", () => {
     expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBe('settings.currency_saved');
     expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBe('settings.balance_type_saved');
     expect(settingsSavedToastKey({ theme: 'light' })).toBe('settings.saved');
     expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1m' })).toBeNull();
+    expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1m' }, 'pair')).toBe('settings.pair_saved');
+    expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1h' }, 'timeframe')).toBe('settings.timeframe_saved');
   });
 });
 
@@ -292,6 +294,23 @@ describe('app wiring with the real children', () => {
     child('balance').send({ type: 'balance.demoResetRequested', currency: 'EUR' });
     await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
     expect(toasts().sort()).toEqual(['balance.demo_reseted', 'settings.currency_saved']);
+  });
+
+  it("toasts the trader's own pair and timeframe choices once saved, not the default rule's pick", async () => {
+    const { child, saves, toasts } = startApp();
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    child('pairs').send({ type: 'pairs.pairsReceived', pairs: [EURUSD, BTCUSD] });
+    await waitFor(child('pairs'), (s) => s.matches({ loggedIn: 'ready' }));
+    const defaults = saves.length;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(toasts()).toEqual([]);
+    child('pairs').send({ type: 'pairs.pairSelected', pairCode: 'BTCUSD' });
+    await waitFor(child('toasts'), (s) => s.context.toasts.length === 1);
+    child('pairs').send({ type: 'pairs.timeframeSelected', timeframe: '1h' });
+    await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
+    expect(saves.length).toBe(defaults + 2);
+    expect(toasts().sort()).toEqual(['settings.pair_saved', 'settings.timeframe_saved']);
   });
 
   it('on logout disconnects the socket, clears the balances and says so', async () => {
