@@ -12,12 +12,16 @@
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import { CURRENCIES, DEFAULT_CURRENCY, type Currency } from '../../contract/currencies';
 import type { BalanceType, Balances, User } from '../../contract/user';
+import { ErrorText } from '../../contract/envelope';
 import { errorText, type SettingsPatch, type ToastRequest } from '../types';
 import { defaultCurrencyChoice } from './default-currency';
 
 export interface BalanceContext {
   balances: Balances;
+  /** The catalogue shipped with the app until the server's list arrives over the socket. */
   currencies: Currency[];
+  /** Whether the server's currency list has arrived (it comes only over the socket). */
+  currenciesLoaded: boolean;
   selectedCurrency: string;
   balanceType: BalanceType;
 }
@@ -74,7 +78,7 @@ export const balanceMachine = setup({
     }),
     assignCurrencies: assign(({ event }) => {
       assertEvent(event, 'balance.currenciesReceived');
-      return { currencies: event.currencies };
+      return { currencies: event.currencies, currenciesLoaded: true };
     }),
     assignCurrency: assign(({ event }) => {
       assertEvent(event, 'balance.currencyChosen');
@@ -119,6 +123,7 @@ export const balanceMachine = setup({
   context: {
     balances: {},
     currencies: [...CURRENCIES],
+    currenciesLoaded: false,
     selectedCurrency: DEFAULT_CURRENCY,
     balanceType: DEFAULT_BALANCE_TYPE,
   },
@@ -173,4 +178,13 @@ export function selectBalance(context: BalanceContext): number {
 /** The symbol of the selected currency ('$' when unknown). */
 export function selectCurrencySymbol(context: BalanceContext): string {
   return context.currencies.find((c) => c.iso_code === context.selectedCurrency)?.symbol ?? '$';
+}
+
+/**
+ * Loading the currencies needs the socket (spec section 8, "WebSocket connection required"):
+ * the server's list comes only over it, so without a live socket and before that list arrived
+ * the currency choice says so (the app's own catalogue is still offered meanwhile).
+ */
+export function currenciesProblem(context: Pick<BalanceContext, 'currenciesLoaded'>, socketLive: boolean): string | null {
+  return context.currenciesLoaded || socketLive ? null : ErrorText.websocketRequired;
 }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromPromise, type AnyEventObject } from 'xstate';
 import { CURRENCIES } from '../../contract/currencies';
 import type { Balances, BalanceType } from '../../contract/user';
-import { balanceMachine, selectBalance, selectCurrencySymbol, type ResetDemoOutput } from '../../machines/balance/balance.machine';
+import { balanceMachine, currenciesProblem, selectBalance, selectCurrencySymbol, type ResetDemoOutput } from '../../machines/balance/balance.machine';
 import { defaultCurrencyChoice } from '../../machines/balance/default-currency';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeUser } from './fixtures';
@@ -83,6 +83,14 @@ describe('balance behaviour', () => {
     expect(selectBalance(actor.getSnapshot().context)).toBe(42.5);
     expect(selectCurrencySymbol({ ...context, selectedCurrency: 'ZZZ' })).toBe('$');
     expect(selectBalance({ ...context, selectedCurrency: 'ZZZ' })).toBe(0);
+  });
+
+  it('says "WebSocket connection required" while the currencies could only come over a socket that is not live', () => {
+    const { actor } = startUnderParent(balanceMachine);
+    expect(currenciesProblem(actor.getSnapshot().context, false)).toBe('WebSocket connection required');
+    expect(currenciesProblem(actor.getSnapshot().context, true)).toBeNull();
+    actor.send({ type: 'balance.currenciesReceived', currencies: [...CURRENCIES] });
+    expect(currenciesProblem(actor.getSnapshot().context, false)).toBeNull();
   });
 
   it('sends a settings change for a new currency or type, nothing for the same one', () => {

@@ -9,7 +9,8 @@ import { useSelector } from '@xstate/react';
 import type { BalanceType } from '../../../contract/user';
 import { Button, Icon, Money, SelectField } from '../../components';
 import { useFormat, useT } from '../../i18n';
-import { useBalanceView, useModalControls } from '../../shared/hooks';
+import { useBalanceView, useConnectionState, useModalControls } from '../../shared/hooks';
+import { currenciesProblem } from '../../../machines/balance/balance.machine';
 import { useBalanceActor } from '../../shared/runtime';
 import { MODAL_IDS } from '../../shared/modals';
 import './shell.css';
@@ -20,6 +21,9 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
   const balance = useBalanceActor();
   const { currency, balanceType, resetting } = useBalanceView();
   const currencies = useSelector(balance, (s) => s.context.currencies);
+  const currenciesLoaded = useSelector(balance, (s) => s.context.currenciesLoaded);
+  const socketLive = useConnectionState() === 'live';
+  const currencyProblem = currenciesProblem({ currenciesLoaded }, socketLive);
   const entry = useSelector(balance, (s) => s.context.balances[s.context.selectedCurrency]);
   const modals = useModalControls();
   const name = useId();
@@ -36,6 +40,7 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
         label={t('nav.currency')}
         value={currency}
         onChange={(e) => balance.send({ type: 'balance.currencyChosen', currency: e.currentTarget.value })}
+        error={currencyProblem ? t(currencyProblem) : undefined}
         options={currencies.map((c) => ({ value: c.iso_code, label: format.currencyLabel(c.iso_code, c.name) }))}
       />
       <fieldset className="balance-accounts">
