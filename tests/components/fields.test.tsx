@@ -89,12 +89,12 @@ describe('SelectField and CheckboxField', () => {
         ]}
         value=""
         onChange={(e) => onChange(e.currentTarget.value)}
-        error="Currency is required"
+        error="Pick one of the listed currencies"
       />,
     );
     const select = screen.getByRole('combobox', { name: 'Currency' });
     expect(select.getAttribute('aria-invalid')).toBe('true');
-    expect(describedText(select)).toBe('Currency is required');
+    expect(describedText(select)).toBe('Pick one of the listed currencies');
     await user.selectOptions(select, 'EUR');
     expect(onChange).toHaveBeenCalledWith('EUR');
   });
