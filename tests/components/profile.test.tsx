@@ -32,35 +32,13 @@ import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { I18nProvider } from '../../src/i18n';
 import { ProfilePage } from '../../src/features/profile/ProfilePage';
-import { makeUser } from '../machines/fixtures';
+import { makeProfile as baseProfile, makeUser } from '../machines/fixtures';
 import { resendVerificationMachine, type ResendVerificationInput } from '../../machines/email-verification/resend-verification.machine';
 
 const never = <T,>() => new Promise<T>(() => {});
 
-function makeProfile(overrides: Partial<Profile> = {}): Profile {
-  return {
-    user_id: 7,
-    username: 'trader7',
-    email: 'trader7@example.com',
-    email_verified: true,
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    phone: '+442079460958',
-    second_email: null,
-    birthday: null,
-    gender: null,
-    timezone: null,
-    citizenship: null,
-    nickname: null,
-    notifications: { email: true, push: true, sms: false },
-    telegram: null,
-    passport: null,
-    avatar_url: null,
-    two_factor_enabled: false,
-    created_at: 1_700_000_000,
-    ...overrides,
-  };
-}
+/** The machine tests' profile with push notifications on. */
+const makeProfile = (overrides: Partial<Profile> = {}): Profile => baseProfile({ notifications: { email: true, push: true, sms: false }, ...overrides });
 
 function doc(id: number, status: Document['status'], extra: Partial<Document> = {}): Document {
   return {

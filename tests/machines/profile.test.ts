@@ -15,32 +15,8 @@ import { profilePageMachine, PROFILE_SECTIONS } from '../../machines/profile/pro
 import { personalDataPatch, personalFormSchema, personalFormValues } from '../../machines/profile/profile.schemas';
 import { failureText, isLocaleKey, isShownAtField, serverFieldErrors, toastOf } from '../../machines/profile/feedback';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
-import { makeUser } from './fixtures';
+import { makeProfile, makeUser } from './fixtures';
 
-function makeProfile(overrides: Partial<Profile> = {}): Profile {
-  return {
-    user_id: 7,
-    username: 'trader7',
-    email: 'trader7@example.com',
-    email_verified: true,
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    phone: '+442079460958',
-    second_email: null,
-    birthday: null,
-    gender: null,
-    timezone: null,
-    citizenship: null,
-    nickname: null,
-    notifications: { email: true, push: false, sms: false },
-    telegram: null,
-    passport: null,
-    avatar_url: null,
-    two_factor_enabled: false,
-    created_at: 1_700_000_000,
-    ...overrides,
-  };
-}
 
 const profile = makeProfile();
 const saved = makeProfile({ nickname: 'ada_l', timezone: 'Europe/London' });
