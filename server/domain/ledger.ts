@@ -163,14 +163,12 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
     .returning('id')
     .executeTakeFirstOrThrow();
 
-  let userLegs = 0;
   for (const e of post.entries) {
     if (e.amount === 0) continue;
     if (isHouseAccount(e.account)) {
       await postHouseLeg(trx, tx.id, e.account, e.currency, e.amount, now);
       continue;
     }
-    userLegs++;
     const account = e.account as UserAccount;
     const row = await trx
       .selectFrom('balances')
@@ -212,7 +210,9 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
   }
   // The seal closes the transaction; its trigger checks the zero sum per currency again.
   await trx.insertInto('ledger_seals').values({ ledger_tx_id: tx.id, created_at: now }).execute();
-  if (userLegs > 0) await recordEvent(trx, 'balances.changed', post.userId, { kind: post.kind }, now);
+  // Every applied posting is the user's (a demo reset to the amount already held included): their
+  // sessions hear it, as they did before the house legs existed.
+  await recordEvent(trx, 'balances.changed', post.userId, { kind: post.kind }, now);
   return { applied: true, ledgerTxId: tx.id };
 }
 
