@@ -4,7 +4,7 @@
  * resending the code, Back, and a rejected password retried without spending the code again.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
+import { fromPromise, waitFor } from 'xstate';
 import {
   passwordResetMachine,
   type ConfirmResetCodeInput,
@@ -13,26 +13,10 @@ import {
 } from '../../machines/password-reset/password-reset.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { FieldText } from '../../contract/auth';
+import { passwordResetEvents, resetCodeForm } from './path-events';
 
-const codeForm = { code: '123456', newPassword: 'NewSecret#1', passwordConfirmation: 'NewSecret#1' };
-const events: AnyEventObject[] = [
-  { type: 'passwordReset.emailSubmitted', email: 'trader7@example.com' },
-  { type: 'passwordReset.emailSubmitted', email: 'not-an-email' },
-  { type: 'passwordReset.codeSubmitted', ...codeForm },
-  { type: 'passwordReset.codeSubmitted', ...codeForm, code: '12ab' },
-  { type: 'passwordReset.passwordSubmitted', newPassword: 'NewSecret#1', passwordConfirmation: 'NewSecret#1' },
-  { type: 'passwordReset.passwordSubmitted', newPassword: 'NewSecret#1', passwordConfirmation: 'Different#1' },
-  { type: 'passwordReset.codeResendRequested' },
-  { type: 'passwordReset.backRequested' },
-  { type: 'xstate.done.actor.requestResetCode' },
-  { type: 'xstate.error.actor.requestResetCode', error: { message: 'Failed to send recovery email' } },
-  { type: 'xstate.done.actor.resendResetCode' },
-  { type: 'xstate.error.actor.resendResetCode', error: { message: 'Too many requests, please try again later' } },
-  { type: 'xstate.done.actor.confirmResetCode', output: { token: 'reset-tok' } },
-  { type: 'xstate.error.actor.confirmResetCode', error: { message: 'Invalid reset token or expired, try to send reset link again' } },
-  { type: 'xstate.done.actor.resetPassword' },
-  { type: 'xstate.error.actor.resetPassword', error: {} },
-];
+const codeForm = resetCodeForm;
+const events = passwordResetEvents;
 const byCode: PathModel = {
   name: 'passwordReset',
   machine: passwordResetMachine,

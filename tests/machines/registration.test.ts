@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
+import { fromPromise, waitFor } from 'xstate';
 import { registrationMachine, type RegisterInput } from '../../machines/registration/registration.machine';
 import {
   AccountSettingsSchema,
@@ -19,24 +19,11 @@ import { serverTextKey } from '../../src/i18n/server-texts';
 import type { AuthSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeUser } from './fixtures';
+import { registrationEvents, registrationValues } from './path-events';
 
 const user = makeUser();
-const basic = { username: 'trader7', email: 'trader7@example.com', password: 'Secret#123', password_confirmation: 'Secret#123' };
-const personal = { first_name: 'Ann', last_name: 'Lee', phone: '+1 (555) 010-2030' };
-const settings = { currency: 'EUR', terms_accepted: true };
-
-const events: AnyEventObject[] = [
-  { type: 'registration.stepSubmitted', values: basic },
-  { type: 'registration.stepSubmitted', values: { ...basic, password_confirmation: 'Other#123' } },
-  { type: 'registration.stepSubmitted', values: personal },
-  { type: 'registration.stepSubmitted', values: { ...personal, phone: '12' } },
-  { type: 'registration.stepSubmitted', values: settings },
-  { type: 'registration.stepSubmitted', values: { ...settings, terms_accepted: false } },
-  { type: 'registration.backRequested' },
-  { type: 'xstate.done.actor.register', output: { token: 'tok-reg', refreshToken: 'ref-reg', user } },
-  { type: 'xstate.error.actor.register', error: { message: 'Username is already taken' } },
-  { type: 'xstate.error.actor.register', error: { message: 'Registration failed' } },
-];
+const { basic, personal, settings } = registrationValues;
+const events = registrationEvents;
 
 const model: PathModel = {
   name: 'registration',

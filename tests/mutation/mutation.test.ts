@@ -14,49 +14,16 @@
  * fails too.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AnyEventObject } from 'xstate';
 import { registrationMachine } from '../../machines/registration/registration.machine';
 import { passwordResetMachine } from '../../machines/password-reset/password-reset.machine';
 import type { PathModel } from '../machines/harness';
-import { makeUser } from '../machines/fixtures';
+import { passwordResetEvents, registrationEvents as sharedRegistrationEvents } from '../machines/path-events';
 import { checkMutant, dropTransition, formatReport, retarget, type MutantReport } from './mutate';
 
-const basic = { username: 'trader7', email: 'trader7@example.com', password: 'Secret#123', password_confirmation: 'Secret#123' };
-const personal = { first_name: 'Ann', last_name: 'Lee', phone: '+1 (555) 010-2030' };
-const settings = { currency: 'EUR', terms_accepted: true };
-const registrationEvents: AnyEventObject[] = [
-  { type: 'registration.stepSubmitted', values: basic },
-  { type: 'registration.stepSubmitted', values: { ...basic, password_confirmation: 'Other#123' } },
-  { type: 'registration.stepSubmitted', values: personal },
-  { type: 'registration.stepSubmitted', values: { ...personal, phone: '12' } },
-  { type: 'registration.stepSubmitted', values: settings },
-  { type: 'registration.stepSubmitted', values: { ...settings, terms_accepted: false } },
-  { type: 'registration.backRequested' },
-  { type: 'xstate.done.actor.register', output: { token: 'tok-reg', refreshToken: 'ref-reg', user: makeUser() } },
-  { type: 'xstate.error.actor.register', error: { message: 'Username is already taken' } },
-  { type: 'xstate.error.actor.register', error: { message: 'Registration failed' } },
-];
+const registrationEvents = sharedRegistrationEvents;
 const registration: PathModel = { name: 'registration', machine: registrationMachine, input: { language: 'es' }, events: registrationEvents, simplePaths: false };
 
-const codeForm = { code: '123456', newPassword: 'NewSecret#1', passwordConfirmation: 'NewSecret#1' };
-const resetEvents: AnyEventObject[] = [
-  { type: 'passwordReset.emailSubmitted', email: 'trader7@example.com' },
-  { type: 'passwordReset.emailSubmitted', email: 'not-an-email' },
-  { type: 'passwordReset.codeSubmitted', ...codeForm },
-  { type: 'passwordReset.codeSubmitted', ...codeForm, code: '12ab' },
-  { type: 'passwordReset.passwordSubmitted', newPassword: 'NewSecret#1', passwordConfirmation: 'NewSecret#1' },
-  { type: 'passwordReset.passwordSubmitted', newPassword: 'NewSecret#1', passwordConfirmation: 'Different#1' },
-  { type: 'passwordReset.codeResendRequested' },
-  { type: 'passwordReset.backRequested' },
-  { type: 'xstate.done.actor.requestResetCode' },
-  { type: 'xstate.error.actor.requestResetCode', error: { message: 'Failed to send recovery email' } },
-  { type: 'xstate.done.actor.resendResetCode' },
-  { type: 'xstate.error.actor.resendResetCode', error: { message: 'Too many requests' } },
-  { type: 'xstate.done.actor.confirmResetCode', output: { token: 'reset-tok' } },
-  { type: 'xstate.error.actor.confirmResetCode', error: { message: 'Invalid reset token' } },
-  { type: 'xstate.done.actor.resetPassword' },
-  { type: 'xstate.error.actor.resetPassword', error: {} },
-];
+const resetEvents = passwordResetEvents;
 // By emailed code and by reset link: together they reach every state of the real machine.
 const passwordReset: PathModel[] = [
   { name: 'passwordReset', machine: passwordResetMachine, input: {}, events: resetEvents, simplePaths: false },
