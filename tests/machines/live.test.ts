@@ -5,48 +5,14 @@
  * demo balance, logs out (the server session really ends), logs in again and restores the
  * stored session in a second app.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor, type AnyActorRef } from 'xstate';
-import { createAppActor, readAdminToken, type AppRuntime } from '../../src/app/create-app-actor';
-import { createStorage, STORAGE_KEYS, type KeyValueStore } from '../../src/services/storage';
-import { startTestServer, type TestServer } from '../support/server';
-
-function memoryStore(): KeyValueStore & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { readAdminToken } from '../../src/app/create-app-actor';
+import { STORAGE_KEYS } from '../../src/services/storage';
+import { memoryStore, useLiveApp } from '../support/live-app';
 
 const WAIT = { timeout: 8000 };
-let server: TestServer;
-const runtimes: AppRuntime[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  for (const r of runtimes) r.actor.stop();
-  // Let the closed sockets reach the server before it shuts down, so no half-closed
-  // websocket keeps the shutdown waiting.
-  const deadline = Date.now() + 5000;
-  while ((server?.ctx.io?.sockets.sockets.size ?? 0) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  await server?.close();
-}, 30_000);
-
-async function app(store: KeyValueStore) {
-  const runtime = await createAppActor({ window: null, baseURL: server.baseUrl, socketUrl: server.baseUrl, storage: createStorage(store) });
-  runtimes.push(runtime);
-  const child = (id: string): AnyActorRef => {
-    const ref = runtime.actor.system.get(id);
-    if (!ref) throw new Error(`no actor ${id}`);
-    return ref;
-  };
-  return { ...runtime, child };
-}
+const { server, app } = useLiveApp();
 
 describe('the app against a real server', () => {
   const store = memoryStore();

@@ -6,43 +6,14 @@
  * delete a document, link Telegram through the bot webhook and unlink it, then log in again with
  * the password and a second-factor code.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import * as OTPAuth from 'otpauth';
-import { waitFor, type AnyActorRef } from 'xstate';
-import { createAppActor, type AppRuntime } from '../../src/app/create-app-actor';
-import { createStorage, type KeyValueStore } from '../../src/services/storage';
-import { startTestServer, type TestServer } from '../support/server';
-
-function memoryStore(): KeyValueStore {
-  const data = new Map<string, string>();
-  return { getItem: (key) => data.get(key) ?? null, setItem: (key, value) => void data.set(key, value), removeItem: (key) => void data.delete(key) };
-}
+import { waitFor } from 'xstate';
+import { useLiveApp } from '../support/live-app';
 
 const WAIT = { timeout: 10_000 };
-let server: TestServer;
-const runtimes: AppRuntime[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  for (const r of runtimes) r.actor.stop();
-  const deadline = Date.now() + 5000;
-  while ((server?.ctx.io?.sockets.sockets.size ?? 0) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  await server?.close();
-}, 30_000);
-
-async function app() {
-  const runtime = await createAppActor({ window: null, baseURL: server.baseUrl, socketUrl: server.baseUrl, storage: createStorage(memoryStore()) });
-  runtimes.push(runtime);
-  const child = (id: string): AnyActorRef => {
-    const ref = runtime.actor.system.get(id);
-    if (!ref) throw new Error(`no actor ${id}`);
-    return ref;
-  };
-  return { ...runtime, child };
-}
+const { server, app } = useLiveApp();
 
 async function png(width: number, height: number): Promise<File> {
   const data = await sharp({ create: { width, height, channels: 3, background: { r: 40, g: 110, b: 220 } } })

@@ -9,11 +9,7 @@ import { createActor, toPromise } from 'xstate';
 import { applyLanguageToDocument, applyThemeToDocument, clearAddressToken, sessionImplementations } from '../../src/services/actors';
 import type { Api } from '../../src/services/api';
 import { makeUser } from './fixtures';
-
-function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Map<string, string> } {
-  const data = new Map(Object.entries(initial));
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
-}
+import { memoryStore } from '../support/live-app';
 
 const throwing: KeyValueStore = {
   getItem: () => {
