@@ -4,18 +4,11 @@
  * the server exchanges once; `outbox` prints the reset code; `help` and bad input.
  */
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { expectLedgerClean, register, resetCodeFrom } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { register, resetCodeFrom } from '../support/auth';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
-});
-afterAll(async () => {
-  await expectLedgerClean(server);
-  await server.close();
-});
+const server = useTestServer({ RATE_LIMIT: 'false' });
 
 function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

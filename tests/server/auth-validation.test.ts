@@ -3,19 +3,14 @@
  * types, missing fields, oversized strings, malformed JSON, array and empty bodies. Each answer
  * is a 4xx with the envelope (never a 5xx) and leaves every auth-related table as it was.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { expectLedgerClean, register, snapshot, validRegistration, type Registered } from '../support/auth';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { register, snapshot, validRegistration, type Registered } from '../support/auth';
 
-let server: TestServer;
+const server = useTestServer({ RATE_LIMIT: 'false' });
 let user: Registered;
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
   user = await register(server);
-});
-afterAll(async () => {
-  await expectLedgerClean(server);
-  await server.close();
 });
 
 function expectFailure(r: { status: number; body: any }, status: number, message?: string) {

@@ -5,26 +5,17 @@
  * 5 wrong codes; 5 minutes), the secret sealed at rest, and the per-account limit on wrong codes.
  */
 import { HOTP, Secret, TOTP } from 'otpauth';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { FakeClock, expectLedgerClean, lastMailTo, register, type Registered } from '../support/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server-fixture';
+import { startTestServer } from '../support/server';
+import { FakeClock, lastMailTo, register, type Registered } from '../support/auth';
 import { ProfileText } from '../../contract/profile';
 import { SecretBox } from '../../server/domain/profile/secret-box';
 
 const STEP = 30_000;
-let clock: FakeClock;
-let server: TestServer;
-beforeAll(async () => {
-  // Start a little after a step boundary so "the next step" is always 30 s away.
-  clock = new FakeClock(Math.floor(Date.now() / STEP) * STEP + 1_000);
-  server = await startTestServer({ RATE_LIMIT: 'false' }, { now: clock.now });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(server);
-});
+// Start a little after a step boundary so "the next step" is always 30 s away.
+const clock = new FakeClock(Math.floor(Date.now() / STEP) * STEP + 1_000);
+const server = useTestServer({ RATE_LIMIT: 'false' }, { now: clock.now });
 
 const codeAt = (secret: string, t: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: t });
 const codeOfStep = (secret: string, step: number) => HOTP.generate({ secret: Secret.fromBase32(secret), counter: step });
