@@ -39,7 +39,7 @@ beforeAll(async () => {
   emu = new BinanceEmulator();
   await emu.start();
   server = await startTestServer({ MARKET_FEED: 'binance', BINANCE_WS_URL: emu.url, STALE_QUOTE_MS_CRYPTO: String(STALE_MS) });
-  market = server.ctx.services.market as unknown as Market;
+  market = server.ctx.services.market;
   user = await makeUser({ server });
   await until(() => emu.openConnections === 1, 5000, 'the feed to connect');
 });

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, sleep, startOrdersServer, TestClock, type OrdersServer } from '../support/orders-harness';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
-import type { OrdersService } from '../../server/domain/orders/service';
 import { settleKey } from '../../server/domain/orders/settlement';
 
 const clock = new TestClock();
@@ -22,7 +21,7 @@ auditLedgerAfterEach(() => s);
 
 describe('expiry burst', () => {
   it('settles 400 orders expiring together in batches, each once, on the right tick', async () => {
-    const orders = s.server.ctx.services.orders as OrdersService;
+    const orders = s.server.ctx.services.orders;
     const users = [await makeUser(s), await makeUser(s), await makeUser(s), await makeUser(s)];
     s.feed.push('EURUSD', 1.16);
     const placed: Array<{ id: number; direction: 'up' | 'down'; expiresAt: number }> = [];

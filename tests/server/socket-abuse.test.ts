@@ -24,7 +24,7 @@ afterEach(async () => {
 
 /** Count the candle-history reads the market does (the work a select_pair costs). */
 function countCandleReads(s: TestServer): { count: number } {
-  const market = s.ctx.services.market as Market;
+  const market = s.ctx.services.market;
   const counter = { count: 0 };
   const original = market.candles.bind(market);
   market.candles = (...args: Parameters<Market['candles']>) => {
