@@ -162,7 +162,9 @@ export async function makeUsers(ctx: AppContext, n: number): Promise<Array<{ id:
  */
 export async function childServer(dataDir: string, env: Record<string, string> = {}): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_SERVER_FLAGS: extra node flags for the server under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, ...baseEnv(dataDir), PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

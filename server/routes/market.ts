@@ -15,12 +15,13 @@ import type { AppContext, ServerModule } from '../context';
 import { ok, ErrorText } from '../../contract/envelope';
 import { CandlesQuerySchema, MarketErrorText, type PairStatus } from '../../contract/market';
 import { batchWithTicks } from '../domain/market/tick-chain';
-import { SelectPairSchema, type InitCandles, type NewPrice, type PriceUpdate, type SocketError } from '../../contract/socket';
+import { SelectPairSchema, type NewPrice, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
 import { IdParamSchema, parseInput } from '../http/validate';
 import { notFound } from '../http/errors';
 import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
+import { InitCandlesPackets } from '../http/init-candles-packets';
 
 export const RATES_INTERVAL_MS = 1000;
 
@@ -62,7 +63,13 @@ function validSelection(m: Market, socket: Socket, raw: unknown): { pair_code: s
   return { pair_code, timeframe };
 }
 
-async function selectPair(ctx: AppContext, m: Market, socket: Socket, selected: { pair_code: string; timeframe: Timeframe }): Promise<void> {
+async function selectPair(
+  ctx: AppContext,
+  m: Market,
+  answers: InitCandlesPackets,
+  socket: Socket,
+  selected: { pair_code: string; timeframe: Timeframe },
+): Promise<void> {
   const { pair_code, timeframe } = selected;
   const state = marketState(socket);
   const selection = ++state.selection;
@@ -80,8 +87,8 @@ async function selectPair(ctx: AppContext, m: Market, socket: Socket, selected: 
   // each later tick arrives as new_price after init_candles.
   void socket.join(priceRoom(pair_code));
   void socket.join(candleRoom(pair_code, timeframe));
-  const payload: InitCandles = { pair_code, timeframe, candles };
-  socket.emit('init_candles', payload);
+  // Encoded once per history version and shared by every socket asking meanwhile.
+  answers.send(socket, pair_code, timeframe, candles);
   ctx.log.debug({ socket: socket.id, pair_code, timeframe }, 'pair selected');
 }
 
@@ -111,6 +118,7 @@ export const marketModule: ServerModule = {
 
   socket(io: SocketServer, ctx) {
     const m = ctx.services.market;
+    const answers = new InitCandlesPackets(io, m);
 
     io.on('connection', (socket) => {
       marketState(socket);
@@ -123,7 +131,7 @@ export const marketModule: ServerModule = {
       let waiting: Selection | null = null;
       const run = (selected: Selection) => {
         running = true;
-        selectPair(ctx, m, socket, selected)
+        selectPair(ctx, m, answers, socket, selected)
           .catch((err) => {
             ctx.log.error({ err }, 'select_pair failed');
             sendError(socket, 'select_pair', ErrorText.requestFailed);

@@ -14,6 +14,9 @@ const key = (pair: string, tf: Timeframe) => `${pair}|${tf}`;
 
 export class CandleRing {
   private readonly rings = new Map<string, Candle[]>();
+  /** Set from one ever-growing counter on every change of a (pair, timeframe)'s history. */
+  private readonly versions = new Map<string, number>();
+  private counter = 0;
 
   constructor(private readonly max = MAX_CANDLES) {}
 
@@ -30,12 +33,16 @@ export class CandleRing {
   /** Install the history read from the store (oldest first, at most `max` used). */
   install(pair: string, tf: Timeframe, candles: readonly Candle[]): void {
     this.rings.set(key(pair, tf), candles.slice(Math.max(0, candles.length - this.max)));
+    this.versions.set(key(pair, tf), ++this.counter);
   }
 
   /** A tick changed or opened this candle (called for every timeframe of every tick). */
   apply(candle: Candle): void {
-    const ring = this.rings.get(key(candle.pair_code, candle.timeframe as Timeframe));
+    const k = key(candle.pair_code, candle.timeframe as Timeframe);
+    const ring = this.rings.get(k);
     if (!ring) return;
+    // The live candle changes in place before it gets here: every call is a new version.
+    this.versions.set(k, ++this.counter);
     const last = ring[ring.length - 1];
     if (last === candle) return;
     if (last && last.timestamp === candle.timestamp) ring[ring.length - 1] = candle;
@@ -50,7 +57,16 @@ export class CandleRing {
     return this.rings.has(key(pair, tf));
   }
 
+  /**
+   * A number that changes whenever the (pair, timeframe)'s history changes (a tick, an install, a
+   * clear); undefined when not installed. Lets a caller reuse what it built from `get`.
+   */
+  version(pair: string, tf: Timeframe): number | undefined {
+    return this.rings.has(key(pair, tf)) ? this.versions.get(key(pair, tf)) : undefined;
+  }
+
   clear(): void {
     this.rings.clear();
+    this.versions.clear();
   }
 }

@@ -416,6 +416,16 @@ export class Market implements MarketService {
     return s.spec.sigma;
   }
 
+  /**
+   * The in-memory history of a (pair, timeframe) right now, with a version that changes with it
+   * (candle-ring.ts); null until `candles` installed it. Lets the socket reuse an encoded answer.
+   */
+  historyNow(pairCode: string, timeframe: Timeframe): { version: number; candles: () => Candle[] } | null {
+    const version = this.history.version(pairCode, timeframe);
+    if (version === undefined) return null;
+    return { version, candles: () => this.history.get(pairCode, timeframe, MAX_CANDLES) ?? [] };
+  }
+
   async candles(pairCode: string, timeframe: Timeframe, limit: number): Promise<Candle[]> {
     const s = this.series.get(pairCode);
     const n = Math.min(MAX_CANDLES, Math.floor(limit));
