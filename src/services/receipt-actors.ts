@@ -6,15 +6,16 @@ import * as v from 'valibot';
 import { fromPromise } from 'xstate';
 import { OrderReceiptSchema, type OrderReceipt } from '../../contract/orders';
 import { RECEIPT_FALLBACK, receiptMachine } from '../../machines/receipt/receipt.machine';
-import { ApiError, type HttpClient } from './http';
+import type { HttpClient } from './http';
+import { apiClient } from './api-client';
 
-const ReceiptResponseSchema = v.object({ data: v.object({ receipt: OrderReceiptSchema }) });
+const ReceiptDataSchema = v.object({ receipt: OrderReceiptSchema });
 
+/** Built on the one API client helper: a failure carries the server's text or the fallback. */
 export async function fetchReceipt(http: HttpClient, orderId: number): Promise<OrderReceipt> {
-  const body = await http.request<unknown>(`/api/platform/orders/${encodeURIComponent(String(orderId))}/receipt`, { method: 'GET' });
-  const parsed = v.safeParse(ReceiptResponseSchema, body);
-  if (!parsed.success) throw new ApiError(400, RECEIPT_FALLBACK, { serverMessage: null, body });
-  return parsed.output.data.receipt;
+  const path = `/api/platform/orders/${encodeURIComponent(String(orderId))}/receipt`;
+  const { receipt } = await apiClient(http).parsed(ReceiptDataSchema, RECEIPT_FALLBACK, path, { method: 'GET' });
+  return receipt;
 }
 
 /** The receipt machine with its real effect. */
