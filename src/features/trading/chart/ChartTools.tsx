@@ -73,7 +73,8 @@ export const ChartTools = memo(function ChartTools({ pairCode, disabled }: { pai
         trigger={
           <>
             <Icon name="chart" size={16} />
-            <span className="chart-tools-label">{t(`trading.chart_tools.types.${setup.type}`)}</span>
+            {/* On phones only the icons show (the row fits 360 px); the label still names the button. */}
+            <span className="chart-tools-label visually-hidden-tablet">{t(`trading.chart_tools.types.${setup.type}`)}</span>
             <Icon name="chevron" size={14} />
           </>
         }
@@ -90,7 +91,7 @@ export const ChartTools = memo(function ChartTools({ pairCode, disabled }: { pai
         trigger={
           <>
             <Icon name="indicator" size={16} />
-            <span className="chart-tools-label">{t('trading.chart_tools.studies_menu')}</span>
+            <span className="chart-tools-label visually-hidden-tablet">{t('trading.chart_tools.studies_menu')}</span>
             {setup.studies.length ? <span className="chart-tools-count tabular">{setup.studies.length}</span> : null}
             <Icon name="chevron" size={14} />
           </>
