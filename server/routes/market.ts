@@ -22,6 +22,7 @@ import { notFound } from '../http/errors';
 import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
 import { InitCandlesPackets } from '../http/init-candles-packets';
+import { broadcastTick, type TickRoomMessage } from '../http/tick-broadcast';
 
 export const RATES_INTERVAL_MS = 1000;
 
@@ -165,18 +166,18 @@ export const marketModule: ServerModule = {
     m.onTick((tick) => {
       const rooms = io.sockets.adapter.rooms;
       const pr = priceRoom(tick.pair_code);
-      if (rooms.has(pr)) {
-        const update: PriceUpdate = { pair_code: tick.pair_code, price: tick.price, time: tick.time };
-        io.to(pr).emit('price_update', update);
-      }
+      const update: PriceUpdate = { pair_code: tick.pair_code, price: tick.price, time: tick.time };
+      const candles: TickRoomMessage[] = [];
       for (const tf of TIMEFRAMES) {
         const room = candleRoom(tick.pair_code, tf);
         if (!rooms.has(room)) continue;
         const c = m.liveCandle(tick.pair_code, tf);
         if (!c) continue;
         const candle: NewPrice = { pair_code: c.pair_code, open: c.open, high: c.high, low: c.low, close: c.close, time: c.timestamp, timeframe: tf };
-        io.to(room).emit('new_price', candle);
+        candles.push({ room, event: 'new_price', payload: candle });
       }
+      // price_update then new_price, encoded once per tick and written to a socket in one go.
+      broadcastTick(io, rooms.has(pr) ? { room: pr, event: 'price_update', payload: update } : null, candles);
     });
   },
 

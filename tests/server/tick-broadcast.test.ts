@@ -1,0 +1,89 @@
+/**
+ * A tick goes to a socket as price_update then new_price of its timeframe, both encoded once per
+ * tick and written to the socket's connection in one write (server/http/tick-broadcast.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { PushFeed } from '../../server/domain/market/push-feed';
+import { nextEvent, startTestServer, type TestServer } from '../support/server';
+import type { InitCandles } from '../../contract/socket';
+
+let server: TestServer;
+let feed: PushFeed;
+const opened: Socket[] = [];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  feed = new PushFeed();
+  server = await startTestServer({}, { marketFeed: feed });
+  await server.ctx.services.market.whenStarted();
+});
+
+afterAll(async () => {
+  for (const s of opened) s.disconnect();
+  await server.close();
+});
+
+interface Recorded {
+  socket: Socket;
+  events: Array<{ name: string; payload: any }>;
+  /** Writes to the server side's TCP connection of this socket since the selection. */
+  writes: () => number;
+}
+
+async function selected(pair_code: string, timeframe: string): Promise<Recorded> {
+  const socket = await server.socket();
+  opened.push(socket);
+  const answer = nextEvent<InitCandles>(socket, 'init_candles', 5000, (p) => p.pair_code === pair_code);
+  socket.emit('select_pair', { pair_code, timeframe });
+  await answer;
+  const events: Recorded['events'] = [];
+  socket.onAny((name: string, payload: unknown) => {
+    if (name === 'price_update' || name === 'new_price') events.push({ name, payload });
+  });
+  // The server's end of this socket's connection (engine.io websocket transport -> ws -> net.Socket).
+  const serverSide = server.ctx.io!.of('/').sockets.get(socket.id!) as unknown as {
+    conn: { transport: { socket: { _socket: { write: (...args: unknown[]) => boolean } } } };
+  };
+  const tcp = serverSide.conn.transport.socket._socket;
+  let writes = 0;
+  const original = tcp.write.bind(tcp);
+  tcp.write = (...args: unknown[]) => {
+    writes++;
+    return original(...args);
+  };
+  return { socket, events, writes: () => writes };
+}
+
+describe('tick broadcast', () => {
+  it('sends each socket price_update then its timeframe new_price, in one write per tick', async () => {
+    const base = Math.floor(Date.now() / 60_000) * 60_000 + 100;
+    feed.push('EURUSD', 1.1, base);
+    feed.push('GBPUSD', 1.3, base);
+    const five = await selected('EURUSD', '5s');
+    const minute = await selected('EURUSD', '1m');
+    const other = await selected('GBPUSD', '5s');
+
+    const prices = [1.11, 1.12, 1.09];
+    for (const [i, price] of prices.entries()) {
+      feed.push('EURUSD', price, base + 1 + i);
+      await sleep(30);
+    }
+    await sleep(100);
+
+    for (const [r, tf] of [
+      [five, '5s'],
+      [minute, '1m'],
+    ] as const) {
+      expect(r.events.map((e) => e.name)).toEqual(['price_update', 'new_price', 'price_update', 'new_price', 'price_update', 'new_price']);
+      prices.forEach((price, i) => {
+        expect(r.events[2 * i].payload).toEqual({ pair_code: 'EURUSD', price, time: base + 1 + i });
+        expect(r.events[2 * i + 1].payload).toMatchObject({ pair_code: 'EURUSD', timeframe: tf, close: price, open: 1.1, high: [1.11, 1.12, 1.12][i], low: [1.1, 1.1, 1.09][i] });
+      });
+      // Two events per tick, one write per tick.
+      expect(r.writes()).toBe(prices.length);
+    }
+    expect(other.events).toEqual([]);
+    expect(other.writes()).toBe(0);
+  });
+});
