@@ -13,7 +13,7 @@ import type { ServerBase } from './context';
 import type { AccessClaims } from './domain/auth/tokens';
 import { Mailer } from './domain/mail';
 import { AuthService } from './domain/auth/service';
-import { isFamilyActive } from './domain/auth/sessions';
+import { activeFamilies, isFamilyActive } from './domain/auth/sessions';
 import { seedDemoUser } from './domain/auth/demo';
 import { primeDummyHash } from './domain/auth/passwords';
 import { Market } from './domain/market/service';
@@ -33,6 +33,8 @@ export interface CompositionOptions {
 /** Whether the session an access token belongs to is still alive (logout, revocation, reuse). */
 export interface SessionCheck {
   isActive(claims: AccessClaims): Promise<boolean>;
+  /** The same for many tokens in one read: the `familyKey`s of the live ones (the socket sweep). */
+  activeFamilies(claims: readonly AccessClaims[]): Promise<Set<string>>;
 }
 
 export async function buildServices(base: ServerBase, options: CompositionOptions = {}) {
@@ -40,7 +42,10 @@ export async function buildServices(base: ServerBase, options: CompositionOption
 
   // ---- auth: mail, sessions, accounts ------------------------------------------------------
   const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
-  const sessions: SessionCheck = { isActive: (claims) => isFamilyActive(db, claims) };
+  const sessions: SessionCheck = {
+    isActive: (claims) => isFamilyActive(db, claims),
+    activeFamilies: (claims) => activeFamilies(db, claims),
+  };
   const auth = new AuthService(base, mailer);
   await primeDummyHash();
   let demoLogin: { username: string; password: string } | null = null;

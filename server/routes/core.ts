@@ -12,6 +12,7 @@ import { getBalances } from '../domain/ledger';
 import { Coalescer } from '../domain/push-batch';
 import { parseFrontSettings } from '../domain/users';
 import type { AccessClaims } from '../domain/auth/tokens';
+import { familyKey } from '../domain/auth/sessions';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
@@ -57,24 +58,30 @@ async function authenticateSocket(ctx: AppContext, socket: Socket, token: string
   return claims.userId;
 }
 
-/** Whether the token a socket authenticated with still holds: not expired, its session not ended. */
-async function isSocketSessionValid(ctx: AppContext, session: SocketSession): Promise<boolean> {
-  const { claims } = session;
-  if (!claims) return false;
-  if (claims.expiresAt !== undefined && claims.expiresAt <= ctx.now()) return false;
-  return ctx.services.sessions.isActive(claims);
-}
-
 /**
  * Sockets whose token expired or whose session ended (logout, password change, refresh-token
  * reuse) leave the user's room and are told `error_message {event: 'provide_token', message:
- * 'Unauthorized'}`, so a live client refreshes its token and provides it again.
+ * 'Unauthorized'}`, so a live client refreshes its token and provides it again. The sessions of
+ * all sockets are checked in one read (per 500 sessions), not one per socket.
  */
 export async function sweepSocketSessions(ctx: AppContext, io: SocketServer): Promise<number> {
-  let dropped = 0;
+  const now = ctx.now();
+  const checked: Array<{ socket: Socket; claims: AccessClaims | null; expired: boolean }> = [];
+  const live: AccessClaims[] = [];
   for (const socket of io.sockets.sockets.values()) {
-    const session = socketSession(socket);
-    if (session.userId === null || (await isSocketSessionValid(ctx, session))) continue;
+    const { userId, claims } = socketSession(socket);
+    if (userId === null) continue;
+    const expired = !claims || (claims.expiresAt !== undefined && claims.expiresAt <= now);
+    checked.push({ socket, claims, expired });
+    if (!expired) live.push(claims);
+  }
+  const alive = live.length ? await ctx.services.sessions.activeFamilies(live) : new Set<string>();
+  let dropped = 0;
+  for (const { socket, claims, expired } of checked) {
+    if (!expired && claims && alive.has(familyKey(claims))) continue;
+    // A token provided while the sessions were read was checked on its own; leave that socket be.
+    const current = socketSession(socket);
+    if (current.claims !== claims || current.userId === null) continue;
     await forgetSocketUser(socket);
     socket.emit('error_message', { event: 'provide_token', message: ErrorText.unauthorized });
     dropped++;

@@ -208,3 +208,29 @@ export async function isFamilyActive(db: DB, claims: AccessClaims): Promise<bool
     .executeTakeFirst();
   return !!row && Number(row.auth_time) >= Number(row.password_changed_at);
 }
+
+/** The key `activeFamilies` answers with for one access token's session. */
+export const familyKey = (claims: AccessClaims) => `${claims.family}|${claims.userId}|${claims.sessionType}`;
+
+/**
+ * `isFamilyActive` for many tokens at once (the socket sweep: one read per 500 sessions instead of
+ * one per socket): the `familyKey`s of those whose session is alive, by the same rules.
+ */
+export async function activeFamilies(db: DB, claims: readonly AccessClaims[]): Promise<Set<string>> {
+  const alive = new Set<string>();
+  const families = [...new Set(claims.map((c) => c.family))];
+  for (let i = 0; i < families.length; i += 500) {
+    const rows = await db
+      .selectFrom('auth_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id', 's.user_id', 's.session_type', 's.auth_time', 'u.password_changed_at'])
+      .where('s.id', 'in', families.slice(i, i + 500))
+      .where('s.revoked_at', 'is', null)
+      .execute();
+    for (const row of rows) {
+      if (Number(row.auth_time) < Number(row.password_changed_at)) continue;
+      alive.add(`${row.id}|${row.user_id}|${row.session_type}`);
+    }
+  }
+  return alive;
+}
