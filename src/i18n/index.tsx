@@ -12,10 +12,8 @@
  * language, and any other sentence is shown as it is, so `t(error)` is always right to call.
  */
 import rosetta from 'rosetta';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, use, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import en from '../../locales/en.json';
-import ru from '../../locales/ru.json';
-import es from '../../locales/es.json';
 import {
   formatCountdown,
   formatCurrencyName,
@@ -94,7 +92,9 @@ export function createI18n(
     const params = raw && formatParams(raw, language);
     if (lookup(locales[language], key) !== undefined) return r.t(key, params, language);
     if (language !== fallback && lookup(locales[fallback], key) !== undefined) {
-      warnOnce(`${language}:${key}`, `[i18n] "${key}" is missing in "${language}"; using "${fallback}".`);
+      // A language whose table is not loaded yet (appI18n loads them on demand) is not missing keys.
+      if (locales[language] !== undefined)
+        warnOnce(`${language}:${key}`, `[i18n] "${key}" is missing in "${language}"; using "${fallback}".`);
       return r.t(key, params, fallback);
     }
     const serverKey = serverTextKey(key);
@@ -116,8 +116,44 @@ export function createI18n(
   };
 }
 
-/** The app's translations: the three locale files. */
-export const appI18n = createI18n({ en, ru, es } as Record<string, Messages>);
+/**
+ * The app's translations: the three locale files. English is in the entry chunk; Russian and
+ * Spanish (~25 KB gzip each) are loaded when first needed (`loadLanguage`), so /auth does not
+ * carry the languages it does not show. Until a table has loaded its language reads English.
+ */
+const appTables: Record<string, Messages | undefined> = { en, ru: undefined, es: undefined };
+const loaders: Record<string, () => Promise<{ default: unknown }>> = {
+  ru: () => import('../../locales/ru.json'),
+  es: () => import('../../locales/es.json'),
+};
+const loading = new Map<string, Promise<void>>();
+
+export const appI18n = createI18n(appTables as Record<string, Messages>);
+
+/** Whether the language's table is there (English always is; unknown languages read English). */
+export function isLanguageLoaded(language: string): boolean {
+  return !(language in loaders) || appTables[language] !== undefined;
+}
+
+/** Load a language's table once (the same promise for every caller); resolves at once when loaded. */
+export function loadLanguage(language: string): Promise<void> {
+  if (isLanguageLoaded(language)) return Promise.resolve();
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = loaders[language]().then(
+      (module) => {
+        appTables[language] = module.default as Messages;
+      },
+      (err: unknown) => {
+        // A chunk that failed (offline) leaves the language reading English for this visit.
+        appTables[language] = {};
+        console.warn(`[i18n] could not load "${language}"`, err);
+      },
+    );
+    loading.set(language, pending);
+  }
+  return pending;
+}
 
 type Formatters = {
   number: (value: number, decimals?: number) => string;
@@ -163,7 +199,26 @@ export function I18nProvider({
   i18n?: I18n;
   children: ReactNode;
 }) {
-  const value = useMemo(() => buildContext(i18n, language), [i18n, language]);
+  const requested = i18n.resolve(language);
+  const lazy = i18n === appI18n && !isLanguageLoaded(requested);
+  // The language shown: the requested one once its table is there. At the first render the
+  // provider waits for it (Suspense: no English flash for a Russian visitor); on a later switch
+  // the previous language stays on screen until the new table has loaded.
+  const [shown, setShown] = useState<string | null>(lazy ? null : requested);
+  if (lazy && shown === null) use(loadLanguage(requested));
+  const current = lazy ? (shown ?? FALLBACK_LANGUAGE) : requested;
+  if (!lazy && shown !== requested) setShown(requested);
+  useEffect(() => {
+    if (!lazy) return;
+    let live = true;
+    void loadLanguage(requested).then(() => {
+      if (live && isLanguageLoaded(requested)) setShown(requested);
+    });
+    return () => {
+      live = false;
+    };
+  }, [lazy, requested]);
+  const value = useMemo(() => buildContext(i18n, current), [i18n, current]);
   useEffect(() => {
     // Screen readers pick their voice from <html lang>.
     if (typeof document !== 'undefined') document.documentElement.lang = value.language;

@@ -1,6 +1,11 @@
 // jsdom lacks a few browser APIs the components use.
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { loadLanguage } from '../../src/i18n';
+
+// Every language's table loaded before the tests render (the app loads Russian and Spanish on
+// demand: src/i18n loadLanguage), so a component rendered in Russian reads Russian at once.
+await Promise.all(['ru', 'es'].map(loadLanguage));
 
 afterEach(() => cleanup());
 
