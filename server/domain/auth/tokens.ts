@@ -7,7 +7,7 @@
  * verify() trusts a token only with every claim this module signs: exp, iat, iss, aud and sub
  * present, iss/aud ours, iat not in the future, and a lifetime (exp - iat) and age (now - iat)
  * no longer than the configured TTL (plus CLOCK_SKEW_SECONDS), so a token signed with the key but
- * without an expiry, or with a far one, is refused.
+ * without an expiry, or with a far one, is refused. The expiry itself has no tolerance.
  */
 import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
@@ -75,6 +75,8 @@ export class AccessTokens {
       // jose checked presence, expiry and age; the lifetime the token claims is ours to bound.
       if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
       if (payload.exp - payload.iat > this.ttlSeconds + CLOCK_SKEW_SECONDS) return null;
+      // The skew tolerates another clock's iat; the expiry is ours and holds to the second.
+      if (payload.exp * 1000 <= now) return null;
       const userId = Number(payload.sub);
       const st = payload.st;
       const fam = payload.fam;
