@@ -95,7 +95,7 @@ class TrendLines implements ISeriesPrimitive<Time> {
   private attachedTo: SeriesAttachedParameter<Time> | null = null;
   private lines: { from: ChartPoint; to: ChartPoint }[] = [];
   private pending: ChartPoint | null = null;
-  private color = '#4aa3ff';
+  private color = 'transparent'; // set() gives the theme's accent before the first draw
   private readonly view: IPrimitivePaneView;
 
   constructor(private readonly candles: () => readonly Candle[]) {
