@@ -76,6 +76,8 @@ interface Series {
 }
 
 const candleKey = (c: Candle) => `${c.pair_code}|${c.timeframe}|${c.timestamp}`;
+/** Backfilled candles written per transaction (the event loop is free between slices). */
+const BACKFILL_SLICE = 800;
 
 export class Market implements MarketService {
   private readonly series = new Map<string, Series>();
@@ -540,8 +542,15 @@ export class Market implements MarketService {
         const keepFrom = candleRetentionCutoff(now, tf);
         for (const c of list) if (c.timestamp >= keepFrom) rows.push(c);
       }
+      // In slices, the event loop free between them: one transaction for a pair's whole history
+      // blocked every client for tens of ms at its first select_pair. The inserts skip candles
+      // already stored, so slices left by a crash are simply written again next time.
+      for (let i = 0; i < rows.length; i += BACKFILL_SLICE) {
+        const slice = rows.slice(i, i + BACKFILL_SLICE);
+        await this.ctx.tx((trx) => insertBackfill(trx, slice));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       await this.ctx.tx(async (trx) => {
-        await insertBackfill(trx, rows);
         await trx
           .insertInto('market_series')
           .values({ pair_code: s.pair.pair_code, anchor_time: anchor.time, anchor_price: anchor.price, backfilled: 1 })
