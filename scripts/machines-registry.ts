@@ -93,7 +93,6 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('orders', 'machines/orders/orders.machine.ts', ordersMachine),
   entry('pairs', 'machines/pairs/pairs.machine.ts', pairsMachine),
   entry('passwordReset', 'machines/password-reset/password-reset.machine.ts', passwordResetMachine, {}),
-  entry('verification', 'machines/email-verification/resend-verification.machine.ts', resendVerificationMachine),
   entry('paymentMethods', 'machines/payment-methods/payment-methods.machine.ts', paymentMethodsMachine),
   entry('priceAlerts', 'machines/price-alerts/price-alerts.machine.ts', priceAlertsMachine),
   entry('profile', 'machines/profile/profile.machine.ts', profileMachine),
@@ -108,6 +107,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('toasts', 'machines/toasts/toasts.machine.ts', toastsMachine),
   entry('traderPrefs', 'machines/trader-prefs/trader-prefs.machine.ts', traderPrefsMachine),
   entry('transactions', 'machines/transactions/transactions.machine.ts', transactionsMachine),
+  entry('verification', 'machines/email-verification/resend-verification.machine.ts', resendVerificationMachine),
   entry('withdraw', 'machines/withdraw/withdraw.machine.ts', withdrawMachine, {
     requestKey: 'registry-withdraw-key',
     currency: 'USD',
