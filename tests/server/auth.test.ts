@@ -115,25 +115,6 @@ describe('login', () => {
       expect(r.body).toEqual({ success: false, data: null, error: 'Invalid credentials', error_message: 'Invalid credentials' });
     }
   });
-
-  it('spends similar time on an unknown user and on a wrong password', async () => {
-    const u = await register(server);
-    const time = async (username: string) => {
-      const t0 = performance.now();
-      await server.api('POST', '/api/platform/auth/login', { username, password: 'Wrong!Pass1' });
-      return performance.now() - t0;
-    };
-    await time('warmupuser');
-    const known: number[] = [];
-    const unknown: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      known.push(await time(u.username));
-      unknown.push(await time(`ghost${i}${u.username}`));
-    }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    // Both run one argon2 verification; without the dummy check the unknown user would answer in ~1 ms.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
-  });
 });
 
 describe('refresh tokens', () => {
