@@ -46,7 +46,7 @@ interface SeedMethod {
  * catalogues, which the SPA translates). The requisites are the platform's receiving
  * details shown to a payer of a manual deposit; an operator replaces them in payment_methods.
  */
-export const SEED_METHODS: readonly SeedMethod[] = [
+const SANDBOX_AND_MANUAL_METHODS: readonly SeedMethod[] = [
   {
     id: 'card_visa_mastercard',
     name: PaymentMethodName.card,
@@ -128,54 +128,26 @@ export const SEED_METHODS: readonly SeedMethod[] = [
     estimated_processing_time: ProcessingTimeText.instant,
     withdraw_enabled: false,
   },
-  // PAYMENTS_MODE=live: the same integrations served by OxaPay (mode.ts LIVE_METHOD_IDS). Only
-  // one of the two groups is offered at a time; the rows stay apart so every transaction keeps
-  // saying whether it was a sandbox one.
-  {
-    id: 'oxapay_usdt_trc20',
-    name: PaymentMethodName.usdtTrc20,
-    avatar_url: 'usdt_trc20.svg',
-    category: 'crypto',
-    country_code: 'ALL',
-    currency_code: 'ALL',
-    integration_type: 'crypto_address',
-    sums: { min: '10', max: '50000', currency: SUMS_BASE_CURRENCY },
-    payment_currency: 'USDT',
-    crypto_network: 'TRC20',
-    requisites: null,
-    estimated_processing_time: ProcessingTimeText.withinHour,
-    withdraw_enabled: true,
-  },
-  {
-    id: 'oxapay_btc',
-    name: PaymentMethodName.bitcoin,
-    avatar_url: 'btc.svg',
-    category: 'crypto',
-    country_code: 'ALL',
-    currency_code: 'ALL',
-    integration_type: 'crypto_address',
-    sums: { min: '20', max: '50000', currency: SUMS_BASE_CURRENCY },
-    payment_currency: 'BTC',
-    crypto_network: 'Bitcoin',
-    requisites: null,
-    estimated_processing_time: ProcessingTimeText.withinHour,
-    withdraw_enabled: true,
-  },
-  {
-    id: 'oxapay_invoice',
-    name: PaymentMethodName.cryptoLink,
-    avatar_url: 'oxapay.svg',
-    category: 'crypto',
-    country_code: 'ALL',
-    currency_code: 'ALL',
-    integration_type: 'oxapay_link',
-    sums: { min: '5', max: '100000', currency: SUMS_BASE_CURRENCY },
-    payment_currency: null,
-    crypto_network: null,
-    requisites: null,
-    estimated_processing_time: ProcessingTimeText.instant,
-    withdraw_enabled: false,
-  },
+];
+
+/**
+ * PAYMENTS_MODE=live: the same integrations served by OxaPay (mode.ts LIVE_METHOD_IDS), each the
+ * twin of a sandbox row under its own id. Only one of the two groups is offered at a time; the
+ * rows stay apart so every transaction keeps saying whether it was a sandbox one.
+ */
+const LIVE_TWINS: readonly (readonly [sandboxId: string, liveId: string])[] = [
+  ['usdt_trc20', 'oxapay_usdt_trc20'],
+  ['btc', 'oxapay_btc'],
+  ['oxapay_crypto', 'oxapay_invoice'],
+];
+
+export const SEED_METHODS: readonly SeedMethod[] = [
+  ...SANDBOX_AND_MANUAL_METHODS,
+  ...LIVE_TWINS.map(([sandboxId, id]) => {
+    const twin = SANDBOX_AND_MANUAL_METHODS.find((m) => m.id === sandboxId);
+    if (!twin) throw new Error(`No sandbox method ${sandboxId} to mirror`);
+    return { ...twin, id };
+  }),
 ];
 
 /** Insert the seed methods that are not in the table yet. Returns how many were added. */
