@@ -136,13 +136,13 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
         <div className="profile-hero-text">
           <h1 className="profile-title">{user?.username ?? t('nav.profile')}</h1>
           {user ? (
-            <p className="cluster profile-hero-email">
+            <div className="cluster profile-hero-email">
               <span className="text-sm text-muted">{user.email}</span>
               <InfoChip kind={user.email_verified ? 'success' : 'warning'} compact>
                 {user.email_verified ? t('profile.personal.email_verified') : t('profile.personal.email_unverified')}
               </InfoChip>
               {!user.email_verified && verificationActor ? <ResendVerification actor={verificationActor} email={user.email} /> : null}
-            </p>
+            </div>
           ) : null}
           <div className="cluster profile-hero-meta">
             <span className="text-xs text-muted tabular">{t('nav.user_id', { id: user?.user_id ?? '' })}</span>
