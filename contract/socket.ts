@@ -47,11 +47,18 @@ export const PaymentStatusUpdateSchema = v.object({
   transaction: v.object({ id: v.number(), status: v.string() }),
 });
 export const SocketErrorSchema = v.object({ event: v.string(), message: v.string() });
+/**
+ * polling_status: the server is watching (reconciling with the provider) the status of one of
+ * the user's pending deposits (`polling: true`), or has stopped because it reached a final status.
+ */
+export const PollingStatusSchema = v.object({ transaction_id: v.number(), polling: v.boolean() });
 /** pong: the answer to ping, with the server time (ms). */
 export const PongSchema = v.object({ time: v.optional(v.number()) });
 
 export type UserdataEvent = v.InferOutput<typeof UserdataEventSchema>;
 export type InitPairs = v.InferOutput<typeof InitPairsSchema>;
+/** pairs: the pair list changed (an operator enabled or disabled a pair); init_pairs' shape. */
+export type PairsChanged = InitPairs;
 export type PairsRates = v.InferOutput<typeof PairsRatesSchema>;
 export type PriceUpdate = v.InferOutput<typeof PriceUpdateSchema>;
 export type NewPrice = v.InferOutput<typeof NewPriceSchema>;
@@ -59,6 +66,7 @@ export type InitCandles = v.InferOutput<typeof InitCandlesSchema>;
 export type UpdateBalances = v.InferOutput<typeof UpdateBalancesSchema>;
 export type PaymentStatusUpdate = v.InferOutput<typeof PaymentStatusUpdateSchema>;
 export type SocketError = v.InferOutput<typeof SocketErrorSchema>;
+export type PollingStatus = v.InferOutput<typeof PollingStatusSchema>;
 
 /** Socket timing constants (spec section 9). */
 export const SOCKET_PING_INTERVAL_MS = 30_000;

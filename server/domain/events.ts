@@ -18,6 +18,7 @@ export interface DomainEventMap {
   'document.status': { document_id: number; status: string };
   'telegram.linked': { telegram_id: string | null };
   'alert.fired': { alert_id: number };
+  'pairs.changed': { pair_code: string; is_active: boolean };
 }
 export type DomainEventType = keyof DomainEventMap;
 

@@ -4,6 +4,7 @@
  *   on connect    -> init_pairs {pairs}, pairs_rates {rates}
  *   every second  -> pairs_rates to everyone
  *   pair_status   -> {pair_code, quotes: live|delayed} to everyone when a pair's quotes go stale or resume
+ *   pairs         -> {pairs} (init_pairs' shape) to everyone when an operator enables or disables a pair
  *   select_pair   -> leaves the previous pair's rooms, answers init_candles, then joins
  *                    `pair:<code>` (price_update on every tick) and `pair:<code>:<tf>`
  *                    (new_price: the live candle of that timeframe on every tick)
@@ -15,7 +16,7 @@ import type { AppContext, ServerModule } from '../context';
 import { ok, ErrorText } from '../../contract/envelope';
 import { CandlesQuerySchema, MarketErrorText, type PairStatus } from '../../contract/market';
 import { batchWithTicks } from '../domain/market/tick-chain';
-import { SelectPairSchema, type NewPrice, type PriceUpdate, type SocketError } from '../../contract/socket';
+import { SelectPairSchema, type NewPrice, type PairsChanged, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
 import { IdParamSchema, parseInput } from '../http/validate';
 import { notFound } from '../http/errors';
@@ -155,6 +156,15 @@ export const marketModule: ServerModule = {
       socket.once('disconnect', () => {
         waiting = null;
       });
+    });
+
+    // An operator enabled or disabled a pair (admin pairs, pair-admin.ts; from the CLI process the
+    // event arrives on the dispatcher's poll): the cached pair follows and every socket gets the
+    // list again, in init_pairs' shape.
+    ctx.events.on('pairs.changed', (event) => {
+      m.setActive(event.payload.pair_code, event.payload.is_active);
+      const payload: PairsChanged = { pairs: m.listPairs() };
+      io.emit('pairs', payload);
     });
 
     // Stale quotes (quote-watch.ts): every socket hears when a pair's quotes become delayed or live.

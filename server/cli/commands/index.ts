@@ -9,5 +9,6 @@ import { documentsCommand } from './documents';
 import { telegramCommand } from './telegram';
 import { orderCommand } from './order';
 import { ticksCommand } from './ticks';
+import { pairsCommand } from './pairs';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand];

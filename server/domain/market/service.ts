@@ -345,6 +345,14 @@ export class Market implements MarketService {
     return p;
   }
 
+  /** An operator enabled or disabled a pair (pair-admin.ts): the cached pair follows the row. */
+  setActive(pairCode: string, active: boolean): boolean {
+    const s = this.series.get(pairCode);
+    if (!s || s.pair.is_active === active) return false;
+    s.pair.is_active = active;
+    return true;
+  }
+
   /** A pair exists and is not explicitly inactive. */
   isActive(pairCode: string): boolean {
     const s = this.series.get(pairCode);
