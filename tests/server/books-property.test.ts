@@ -114,6 +114,23 @@ async function syncClosed(m: Model): Promise<void> {
   }
 }
 
+/**
+ * Wait until the server has settled every model order whose expiry the test clock has passed, and
+ * take in their payouts: the scheduler settles on its own, so a command that moves the clock must
+ * not race it (an order refunded a moment later would make the model's balance stale).
+ */
+async function settleDue(m: Model): Promise<void> {
+  const due = m.orders.filter((o) => o.open && o.expiresAt <= s.clock!.t);
+  const deadline = Date.now() + 5000;
+  while (due.length > 0) {
+    const rows = await s.server.ctx.db.selectFrom('orders').select('status').where('id', 'in', due.map((o) => o.id)).execute();
+    if (rows.every((r) => r.status === 'closed')) break;
+    if (Date.now() > deadline) throw new Error('orders did not settle at expiry');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await syncClosed(m);
+}
+
 let checks = 0;
 /** Every invariant of the books, and the model's balances. */
 async function checkAll(m: Model): Promise<void> {
@@ -157,6 +174,7 @@ class PlaceOrder implements Cmd {
   async run(m: Model): Promise<void> {
     const u = m.users[this.user];
     tick(this.price);
+    await settleDue(m);
     const stake = this.dollars * 100;
     const body = {
       pair_code: PAIR,
@@ -217,6 +235,7 @@ class CloseEarly implements Cmd {
     if (open.length === 0) return;
     const o = open[this.pick % open.length];
     tick(this.price);
+    await settleDue(m);
     const owner = m.users[o.user];
     // Two close requests at once (a double tap): both answer the closed order, one payout.
     const [r, twin] = await Promise.all([0, 1].map(() => api<{ order: Order }>('POST', `/api/platform/orders/${o.id}/close`, {}, owner)));
@@ -248,14 +267,9 @@ class Expire implements Cmd {
     clock.set(at);
     s.feed.push(PAIR, this.price, at);
     s.feed.push(PAIR, this.price, clock.advance(1));
-    const due = open.filter((o) => o.expiresAt <= at);
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const rows = await s.server.ctx.db.selectFrom('orders').select('status').where('id', 'in', due.map((o) => o.id)).execute();
-      if (rows.every((r) => r.status === 'closed')) break;
-      if (Date.now() > deadline) throw new Error('orders did not settle at expiry');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // Every order the clock has now passed (an order 1 ms younger than the first too).
+    const due = open.filter((o) => o.expiresAt <= clock.t);
+    await settleDue(m);
     await checkAll(m);
     // Settling again (a second settler, a restart) pays nothing.
     await unchanged(async () => {
