@@ -19,6 +19,7 @@ export interface DomainEventMap {
   'telegram.linked': { telegram_id: string | null };
   'alert.fired': { alert_id: number };
   'pairs.changed': { pair_code: string; is_active: boolean };
+  'payment.polling': { transaction_id: number; polling: boolean };
 }
 export type DomainEventType = keyof DomainEventMap;
 

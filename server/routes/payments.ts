@@ -17,7 +17,8 @@
  *   GET  /checkout/sandbox/:invoice, POST .../pay|cancel  the payment-link sandbox checkout
  *
  * Socket: get_payment_methods [{currency?, direction?}] -> init_payment_systems
- * {payment_systems}; every `payment.status` domain event -> payment_status_update to the owner.
+ * {payment_systems}; every `payment.status` domain event -> payment_status_update to the owner, every
+ * `payment.polling` event (a crypto/link deposit watched or no longer) -> polling_status to the owner.
  */
 import * as v from 'valibot';
 import type { FastifyReply } from 'fastify';
@@ -43,6 +44,7 @@ import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import type { SandboxPage } from '../domain/payments/providers/payment-link';
 import { socketPayload, userRoom } from './core';
+import type { PollingStatus } from '../../contract/socket';
 
 /** Largest webhook body accepted (provider callbacks are a few hundred bytes). */
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
@@ -169,6 +171,12 @@ export const paymentsModule: ServerModule = {
       if (!parsed.success) return ctx.log.warn({ event }, 'payment.status event with an unknown status');
       const payload: PaymentStatusUpdateEvent = parsed.output;
       io.to(userRoom(event.userId)).emit(PAYMENT_STATUS_UPDATE_EVENT, payload);
+    });
+    // polling_status: the watch of a crypto/link deposit started or ended (payments/polling.ts).
+    ctx.events.on('payment.polling', (event) => {
+      if (event.userId === null) return;
+      const payload: PollingStatus = { transaction_id: event.payload.transaction_id, polling: event.payload.polling };
+      io.to(userRoom(event.userId)).emit('polling_status', payload);
     });
   },
 

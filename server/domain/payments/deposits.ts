@@ -25,6 +25,7 @@ import { isSandboxMethod } from './mode';
 import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import type { CallbackUpdate, PaymentProvider } from './providers/types';
 import { recordEvent } from '../events';
+import { needsStatusPolling } from './polling';
 import { approveDeposit, changeStatus, latePaymentKey } from './status';
 import { decimalsOf, paymentDetailsOf, requisitOf, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow, type StoredPaymentDetails } from './wire';
 
@@ -162,7 +163,12 @@ export async function createDeposit(
       })
       .where('id', '=', row.id)
       .execute();
-    return trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    const updated = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    // A crypto/link deposit is watched with the provider from now on (polling.ts).
+    if (updated.status === 'pending' && needsStatusPolling(updated)) {
+      await recordEvent(trx, 'payment.polling', userId, { transaction_id: updated.id, polling: true }, deps.now());
+    }
+    return updated;
   });
   provider.onCreated?.(stored);
   return { value: stored, created: true };

@@ -15,6 +15,7 @@ import type { Trx } from '../../db';
 import { recordEvent } from '../events';
 import { postLedger, withCounterparty, type LedgerEntryInput, type LedgerKind } from '../ledger';
 import { clearingFor } from './clearing';
+import { FINAL_STATUSES, needsStatusPolling } from './polling';
 import type { PaymentTxRow } from './wire';
 
 export const creditKey = (id: number) => `deposit:${id}:credit`;
@@ -52,6 +53,8 @@ export async function changeStatus(
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
   await recordEvent(trx, 'payment.status', row.user_id, { transaction_id: row.id, status: to, transaction_type: row.transaction_type }, now);
+  // The watch of a crypto/link deposit ends with its final status (polling.ts).
+  if (FINAL_STATUSES.includes(to) && needsStatusPolling(row)) await recordEvent(trx, 'payment.polling', row.user_id, { transaction_id: row.id, polling: false }, now);
   return true;
 }
 
