@@ -13,7 +13,7 @@ import { BalancesSchema } from '../../contract/user';
 import { DocumentStatusUpdateEventSchema } from '../../contract/profile';
 import { InitPaymentSystemsSchema, PaymentStatusUpdateEventSchema } from '../../contract/payments';
 import { OrderUpdateEventSchema } from '../../contract/orders';
-import { InitCandlesSchema, InitPairsSchema, NewPriceSchema, PairsRatesSchema, PongSchema, PriceUpdateSchema, SocketErrorSchema } from '../../contract/socket';
+import { InitCandlesSchema, InitPairsSchema, NewPriceSchema, PairsRatesSchema, PollingStatusSchema, PongSchema, PriceUpdateSchema, SocketErrorSchema } from '../../contract/socket';
 import type { SocketEvent } from '../socket/socket.machine';
 import type { BalanceEvent } from '../balance/balance.machine';
 import type { SessionEvent } from '../session/session.machine';
@@ -172,6 +172,15 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
     paymentStatusRoute('deposit', (u): DepositEvent => ({ type: 'deposit.statusUpdated', transactionId: u.transactionId, status: u.status })),
     paymentStatusRoute('withdraw', (u): WithdrawEvent => ({ type: 'withdraw.statusUpdated', transactionId: u.transactionId, status: u.status })),
     paymentStatusRoute('transactions', (u): TransactionsEvent => ({ type: 'transactions.statusUpdated', ...u })),
+  ],
+  polling_status: [
+    {
+      to: 'deposit',
+      toEvent: (payload): DepositEvent | null => {
+        const parsed = v.safeParse(PollingStatusSchema, payload);
+        return parsed.success ? { type: 'deposit.pollingUpdated', transactionId: parsed.output.transaction_id, polling: parsed.output.polling } : null;
+      },
+    },
   ],
   document_status_update: [
     {

@@ -26,6 +26,10 @@
  *   failed/expired/cancelled -> `complete.failed` ("Payment failed!"); processing/pending only
  *   update `paymentStatus` (the view shows a "processing" note). Updates for other
  *   transactions are ignored.
+ * - A `deposit.pollingUpdated` (the app routes polling_status here), in any state: the server is
+ *   watching a deposit's status with the provider, or stopped. Kept as the last one seen, since
+ *   the push can arrive before the deposit's own answer; `isPollingCurrent` tells the view to show
+ *   "Checking the payment status…" for the created deposit.
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import type { ApprovalStatus, DepositConfirmationResult, DepositRequestInput, DepositResult, PaymentMethod } from '../../contract/payments';
@@ -57,6 +61,8 @@ export interface DepositContext {
   attempt: number;
   /** Server text of a failed confirmation (the view shows deposit.confirmed_error with it). */
   confirmError: string | null;
+  /** The last polling_status seen (it may name the deposit before its answer arrives). */
+  polling: { transactionId: number; polling: boolean } | null;
 }
 
 export type DepositEvent =
@@ -66,7 +72,8 @@ export type DepositEvent =
   | { type: 'deposit.backRequested' }
   | { type: 'deposit.confirmRequested' }
   | { type: 'deposit.retryRequested' }
-  | { type: 'deposit.statusUpdated'; transactionId: number; status: ApprovalStatus };
+  | { type: 'deposit.statusUpdated'; transactionId: number; status: ApprovalStatus }
+  | { type: 'deposit.pollingUpdated'; transactionId: number; polling: boolean };
 
 /** The app forwards it to the session, whose re-fetched user refreshes the balances. */
 export type DepositParentEvent = { type: 'session.userRefreshRequested' };
@@ -134,6 +141,10 @@ export const depositMachine = setup({
       assertEvent(event, 'deposit.statusUpdated');
       return { paymentStatus: event.status };
     }),
+    assignPolling: assign(({ event }) => {
+      assertEvent(event, 'deposit.pollingUpdated');
+      return { polling: { transactionId: event.transactionId, polling: event.polling } };
+    }),
     requestBalanceRefresh: sendParent((): DepositParentEvent => ({ type: 'session.userRefreshRequested' })),
   },
   guards: {
@@ -177,7 +188,11 @@ export const depositMachine = setup({
     error: null,
     confirmError: null,
     attempt: 0,
+    polling: null,
   }),
+  on: {
+    'deposit.pollingUpdated': { actions: 'assignPolling', description: 'The server watches a deposit\'s status (polling_status), or stopped.' },
+  },
   initial: 'method',
   states: {
     method: {
@@ -309,6 +324,11 @@ export const depositMachine = setup({
   },
 });
 
+
+/** Whether the server is checking the created deposit's status with the provider right now. */
+export function isPollingCurrent(context: DepositContext): boolean {
+  return context.polling !== null && context.polling.polling && isCurrent(context, context.polling.transactionId);
+}
 
 /** The process display mode of a state value (null outside `process`). */
 export function depositProcessMode(value: unknown): 'manual' | 'integration' | 'integrationLink' | null {

@@ -141,6 +141,11 @@ describe('app routing helpers', () => {
       ['transactions', { type: 'transactions.statusUpdated', transactionId: 41, status: 'approved', transactionType: 'deposit' }],
     ]);
     expect(SOCKET_ROUTES.payment_status_update[0].toEvent({ transaction: { id: 41, status: 'lost' } })).toBeNull();
+    // polling_status: the deposit flow learns that the server is checking a deposit's status.
+    expect(SOCKET_ROUTES.polling_status.map((r) => [r.to, r.toEvent({ transaction_id: 41, polling: true })])).toEqual([
+      ['deposit', { type: 'deposit.pollingUpdated', transactionId: 41, polling: true }],
+    ]);
+    expect(SOCKET_ROUTES.polling_status[0].toEvent({ transaction_id: 41, polling: 'yes' })).toBeNull();
     const withdrawBalances = SOCKET_ROUTES.update_balances.find((r) => r.to === 'withdraw')!;
     expect(withdrawBalances.toEvent({ balances: user.balances })).toEqual({ type: 'withdraw.balancesReceived', balances: user.balances });
     expect(withdrawBalances.toEvent({ balances: 3 })).toBeNull();

@@ -15,6 +15,7 @@ import { PaymentClientRequestIdSchema, type DepositConfirmationResult, type Depo
 import {
   depositMachine,
   depositProcessMode,
+  isPollingCurrent,
   type ConfirmDepositInput,
   type CreateDepositInput,
   type DepositContext,
@@ -58,6 +59,7 @@ const ev = {
   expired: { type: 'deposit.statusUpdated', transactionId: 41, status: 'expired' },
   processing: { type: 'deposit.statusUpdated', transactionId: 41, status: 'processing' },
   otherApproved: { type: 'deposit.statusUpdated', transactionId: 99, status: 'approved' },
+  pollingOn: { type: 'deposit.pollingUpdated', transactionId: 41, polling: true },
   createdManual: { type: 'xstate.done.actor.createDeposit', output: manual },
   createdCrypto: { type: 'xstate.done.actor.createDeposit', output: crypto },
   createdLink: { type: 'xstate.done.actor.createDeposit', output: link },
@@ -181,6 +183,24 @@ describe('deposit behaviour', () => {
     actor.send(ev.approved);
     expect(actor.getSnapshot().value).toEqual({ complete: 'succeeded' });
     expect(parentEvents).toEqual([{ type: 'session.userRefreshRequested' }]);
+  });
+
+  it('keeps polling_status, even one that came before the answer, and tells whether its own deposit is being checked', async () => {
+    let answer: (r: DepositResult) => void = () => undefined;
+    const { actor } = startUnderParent(withActors(() => new Promise<DepositResult>((resolve) => (answer = resolve))), input);
+    actor.send(ev.usdt);
+    actor.send(ev.amountOk);
+    expect(actor.getSnapshot().matches('submitting')).toBe(true);
+    actor.send(ev.pollingOn);
+    expect(isPollingCurrent(actor.getSnapshot().context)).toBe(false);
+    answer(crypto);
+    await waitFor(actor, (s) => s.matches({ process: 'integration' }));
+    expect(isPollingCurrent(actor.getSnapshot().context)).toBe(true);
+    actor.send({ type: 'deposit.pollingUpdated', transactionId: 99, polling: true });
+    expect(isPollingCurrent(actor.getSnapshot().context)).toBe(false);
+    actor.send({ type: 'deposit.pollingUpdated', transactionId: 41, polling: false });
+    expect(isPollingCurrent(actor.getSnapshot().context)).toBe(false);
+    expect(actor.getSnapshot().matches({ process: 'integration' })).toBe(true);
   });
 
   it('ends in "Payment failed!" on a failed, expired or cancelled push', async () => {

@@ -18,7 +18,7 @@ import { useForm, setValue, valiForm } from '@modular-forms/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { fromMinor, toMinor } from '../../../contract/money';
 import { findCurrency } from '../../../contract/currencies';
-import { depositProcessMode } from '../../../machines/deposit/deposit.machine';
+import { depositProcessMode, isPollingCurrent } from '../../../machines/deposit/deposit.machine';
 import { depositAmountFormSchema, type DepositAmountValues } from '../../../machines/deposit/deposit.schemas';
 import { limitsOf, methodOption, type MethodOption } from '../../../machines/payment-methods/amounts';
 import { Button, Icon, InfoChip, Money, Spinner } from '../../components';
@@ -216,10 +216,13 @@ function BackToAmount({ actor, disabled }: { actor: DepositRef; disabled?: boole
 function Waiting({ actor }: { actor: DepositRef }) {
   const t = useT();
   const status = useSelector(actor, (s) => s.context.paymentStatus);
+  // polling_status: the server is checking this deposit's status with the provider.
+  const checking = useSelector(actor, (s) => isPollingCurrent(s.context));
   return (
     <div className="deposit-waiting" role="status">
       <Spinner decorative size={18} />
       <span>{status === 'processing' ? t('deposit.processing_note') : t('deposit.waiting_payment')}</span>
+      {checking && <small className="deposit-checking">{t('deposit.checking_status')}</small>}
     </div>
   );
 }
