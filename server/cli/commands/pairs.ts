@@ -22,6 +22,7 @@ export const pairsCommand: CliCommand = {
         cli.out(JSON.stringify(rows));
         return 0;
       }
+      if (rows.length === 0) cli.out('No pairs (the server seeds them at its first start).');
       for (const r of rows) cli.out(`${r.pair_code.padEnd(10)} ${r.pair_human_code.padEnd(14)} ${r.category.padEnd(12)} ${r.is_active ? 'active' : 'disabled'}`);
       return 0;
     }
