@@ -221,8 +221,10 @@ function Waiting({ actor }: { actor: DepositRef }) {
   return (
     <div className="deposit-waiting" role="status">
       <Spinner decorative size={18} />
-      <span>{status === 'processing' ? t('deposit.processing_note') : t('deposit.waiting_payment')}</span>
-      {checking && <small className="deposit-checking">{t('deposit.checking_status')}</small>}
+      <span>
+        {status === 'processing' ? t('deposit.processing_note') : t('deposit.waiting_payment')}
+        {checking && <small className="deposit-checking">{t('deposit.checking_status')}</small>}
+      </span>
     </div>
   );
 }
