@@ -66,6 +66,47 @@ function Figure({ label, children, hint }: { label: string; children: React.Reac
   );
 }
 
+interface ResultsRow {
+  key: string;
+  label: string;
+  trades: number;
+  wins: number;
+  losses: number;
+  net_result: number;
+}
+
+/** One breakdown of the results (by pair, by bet time): trades, wins / losses and the net result per row. */
+function ResultsTable({ caption, heading, currency, rows }: { caption: string; heading: string; currency: string; rows: ResultsRow[] }) {
+  const t = useT();
+  return (
+    <table className="journal-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{heading}</th>
+          <th scope="col">{t('journal.trades')}</th>
+          <th scope="col">{t('journal.wins_losses')}</th>
+          <th scope="col">{t('journal.net_result')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.key}>
+            <th scope="row">{r.label}</th>
+            <td className="tabular">{r.trades}</td>
+            <td className="tabular">
+              {r.wins} / {r.losses}
+            </td>
+            <td>
+              <Money amount={r.net_result} currency={currency} signed tone="auto" />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function GroupView({ group, zone }: { group: JournalGroup; zone: string }) {
   const t = useT();
   const format = useFormat();
@@ -118,56 +159,18 @@ function GroupView({ group, zone }: { group: JournalGroup; zone: string }) {
       {beats !== null ? <p className="text-sm journal-verdict">{t(beats ? 'journal.verdict_above' : 'journal.verdict_below')}</p> : null}
       <HourChart group={group} zone={zone} />
       <div className="journal-tables">
-        <table className="journal-table">
-          <caption>{t('journal.by_pair')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('journal.pair')}</th>
-              <th scope="col">{t('journal.trades')}</th>
-              <th scope="col">{t('journal.wins_losses')}</th>
-              <th scope="col">{t('journal.net_result')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {group.by_pair.map((p) => (
-              <tr key={p.pair_code}>
-                <th scope="row">{p.pair_human_code}</th>
-                <td className="tabular">{p.trades}</td>
-                <td className="tabular">
-                  {p.wins} / {p.losses}
-                </td>
-                <td>
-                  <Money amount={p.net_result} currency={group.currency} signed tone="auto" />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <table className="journal-table">
-          <caption>{t('journal.by_expiry')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('journal.expiry')}</th>
-              <th scope="col">{t('journal.trades')}</th>
-              <th scope="col">{t('journal.wins_losses')}</th>
-              <th scope="col">{t('journal.net_result')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {group.by_expiry.map((e) => (
-              <tr key={e.expiry_seconds}>
-                <th scope="row">{formatExpiry(e.expiry_seconds, t)}</th>
-                <td className="tabular">{e.trades}</td>
-                <td className="tabular">
-                  {e.wins} / {e.losses}
-                </td>
-                <td>
-                  <Money amount={e.net_result} currency={group.currency} signed tone="auto" />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ResultsTable
+          caption={t('journal.by_pair')}
+          heading={t('journal.pair')}
+          currency={group.currency}
+          rows={group.by_pair.map((p) => ({ key: p.pair_code, label: p.pair_human_code, ...p }))}
+        />
+        <ResultsTable
+          caption={t('journal.by_expiry')}
+          heading={t('journal.expiry')}
+          currency={group.currency}
+          rows={group.by_expiry.map((e) => ({ key: String(e.expiry_seconds), label: formatExpiry(e.expiry_seconds, t), ...e }))}
+        />
       </div>
     </div>
   );
