@@ -16,6 +16,7 @@ import { buildApp, type BuildOptions, type BuiltApp } from '../server/app';
 import type { AppContext } from '../server/context';
 import { resetDemo } from '../server/domain/ledger';
 import { openFamily } from '../server/domain/auth/sessions';
+import { insertUserRow } from '../tests/support/users';
 
 export const SMOKE = process.argv.includes('--smoke');
 
@@ -127,27 +128,10 @@ export async function makeUsers(ctx: AppContext, n: number): Promise<Array<{ id:
       const made: Array<{ id: number; family: string }> = [];
       for (let i = start; i < Math.min(n, start + 500); i++) {
         const name = `bench${i}x${process.pid}`;
-        const row = await trx
-          .insertInto('users')
-          .values({
-            username: name,
-            email: `${name}@example.com`,
-            password_hash: 'not-a-login',
-            first_name: 'Bench',
-            last_name: 'User',
-            phone: '+10000000000',
-            currency: 'USD',
-            front_settings: '{}',
-            tracking: '{}',
-            password_changed_at: now,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await resetDemo(trx, row.id, 'USD', `bench-demo:${row.id}`, 'demo_open', now);
-        const fam = await openFamily(trx, row.id, 'user', now, ctx.config.refreshTokenTtl);
-        made.push({ id: row.id, family: fam.family });
+        const id = await insertUserRow(trx, name, now);
+        await resetDemo(trx, id, 'USD', `bench-demo:${id}`, 'demo_open', now);
+        const fam = await openFamily(trx, id, 'user', now, ctx.config.refreshTokenTtl);
+        made.push({ id, family: fam.family });
       }
       return made;
     });

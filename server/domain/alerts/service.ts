@@ -17,7 +17,9 @@ import {
   type PriceAlert,
 } from '../../../contract/alerts';
 import { ErrorText } from '../../../contract/envelope';
+import type { Selectable } from 'kysely';
 import type { DB, Trx } from '../../db';
+import type { PriceAlertsTable } from '../../db/tables/alerts';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
 import type { MarketService, Tick } from '../market/types';
@@ -46,17 +48,8 @@ interface PairQueue {
   below: Waiting[];
 }
 
-export interface AlertRow {
-  id: number;
-  user_id: number;
-  pair_code: string;
-  direction: string;
-  price_scaled: number;
-  price_precision: number;
-  created_at: number;
-  fired_at: number | null;
-  fired_price_scaled: number | null;
-}
+/** A stored alert as read back. */
+export type AlertRow = Selectable<PriceAlertsTable>;
 
 export class AlertsService {
   private readonly waiting = new Map<string, PairQueue>();
