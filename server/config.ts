@@ -3,6 +3,7 @@
  * default that works on a fresh machine; a bad value stops the server with a clear message.
  */
 import * as v from 'valibot';
+import os from 'node:os';
 import path from 'node:path';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -86,6 +87,16 @@ const EnvSchema = v.object({
   RISK_MAX_PAIR_LOSS_USD: int(50_000, 0, 1_000_000_000),
   /** Create the demo login on first start. */
   SEED_DEMO_USER: bool(true),
+  /** PostgreSQL (postgres://user:pass@host:port/db) instead of the embedded SQLite file in DATA_DIR (docs/deploy.md). */
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// address'))),
+  /** Connections in this node's PostgreSQL pool. */
+  DATABASE_POOL_SIZE: int(10, 1, 500),
+  /** Redis (redis://host:port/db): socket.io adapter, shared rate limits, the tick bus between nodes (docs/deploy.md). */
+  REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// address'))),
+  /** This node's name in logs, health answers and leadership records; defaults to host name and pid. */
+  NODE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'NODE_ID: letters, digits and _.:- only, at most 64'))),
+  /** On SIGTERM: how long a node waits for its work in flight before it closes anyway. */
+  SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
 });
 
 export type Config = {
@@ -126,6 +137,13 @@ export type Config = {
   seedDemoUser: boolean;
   /** Default maximum worst-case house loss per pair, whole USD. */
   riskMaxPairLossUsd: number;
+  /** PostgreSQL address; undefined: SQLite in dataDir. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** Redis address; undefined: one node, everything in process. */
+  redisUrl: string | undefined;
+  nodeId: string;
+  shutdownGraceMs: number;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -177,5 +195,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     telegramBotName: e.TELEGRAM_BOT_NAME,
     seedDemoUser: e.SEED_DEMO_USER,
     riskMaxPairLossUsd: e.RISK_MAX_PAIR_LOSS_USD,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    nodeId: e.NODE_ID ?? `${os.hostname()}-${process.pid}`,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
 }
