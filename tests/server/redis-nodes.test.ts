@@ -144,3 +144,41 @@ describe('the per-IP socket cap across nodes', () => {
     expect(await tryConnect(a.baseUrl, sockets)).toBe('Too many requests, please try again later');
   }, 60_000);
 });
+
+describe('a node whose Redis goes away', () => {
+  let redis: RunningRedis;
+  let node: TestServer;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    node = await startTestServer({ REDIS_URL: redis.url, JWT_SECRET, NODE_ID: 'lonely' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await node?.close();
+    await redis?.stop();
+  });
+
+  it('keeps answering: limits skipped, not ready naming redis, sockets and its own pushes still work', async () => {
+    const user = await register(node);
+    await redis.stop();
+    await waitFor('the node to see Redis gone', async () => !node.ctx.redis!.connected());
+
+    // A rate-limited route is answered as usual (the limit is skipped, never a 5xx).
+    const login = await node.api('POST', '/api/platform/auth/login', { username: user.username, password: user.password });
+    expect(login.status).toBe(200);
+    // Not ready, and the answer says why.
+    const ready = await node.api('GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.error).toMatch(/^Not ready: .*redis/);
+    expect(ready.body.details.map((d: { field: string }) => d.field)).toContain('redis');
+    // Sockets are still taken (counted on this node alone) and hear pushes from this node.
+    const socket = await node.socket();
+    socket.emit('provide_token', { token: user.token });
+    socket.emit('get_userdata', { token: user.token });
+    await nextEvent(socket, 'userdata');
+    const pushed = nextEvent(socket, 'update_balances', 10_000);
+    await node.ctx.tx((trx) => recordEvent(trx, 'balances.changed', user.userId, { kind: 'test' }));
+    expect(await pushed).toHaveProperty('balances');
+  });
+});
