@@ -16,6 +16,15 @@ import { familyKey } from '../domain/auth/sessions';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
+/**
+ * Whether a push to the user's room can reach anyone: on one node, only if one of its sockets
+ * joined the room; with the cluster's adapter (REDIS_URL) the sockets may be on another node,
+ * which only the adapter knows, so the push is always sent.
+ */
+export function userMayListen(ctx: AppContext, io: SocketServer, userId: number): boolean {
+  return ctx.config.redisUrl !== undefined || io.sockets.adapter.rooms.has(userRoom(userId));
+}
+
 /** Per-socket state: who the socket belongs to once it provided a valid token, and that token's claims. */
 export interface SocketSession {
   userId: number | null;
@@ -130,8 +139,12 @@ export async function userdataFor(ctx: AppContext, userId: number) {
 
 export const coreModule: ServerModule = {
   name: 'core',
-  routes(app) {
-    app.get('/api/health', async () => ok({ status: 'ok' }));
+  routes(app, ctx) {
+    // In a cluster the answer names the node and its feed role (docs/cluster.md).
+    app.get('/api/health', async () => {
+      const cluster = ctx.services.cluster;
+      return ok(cluster ? { status: 'ok', ...cluster.status() } : { status: 'ok' });
+    });
     app.get('/api/v2/currencies', async () => ok({ currencies: CURRENCIES }));
   },
   socket(io, ctx) {
@@ -169,7 +182,7 @@ export const coreModule: ServerModule = {
     const balancesPush = new Coalescer<number, number>(
       async (userIds) => {
         for (const userId of userIds) {
-          if (!io.sockets.adapter.rooms.has(userRoom(userId))) continue;
+          if (!userMayListen(ctx, io, userId)) continue;
           const balances = await getBalances(ctx.db, userId);
           io.to(userRoom(userId)).emit('update_balances', { balances });
         }

@@ -13,6 +13,7 @@ import * as m007 from './007_ledger_guards';
 import * as m008 from './008_double_entry';
 import * as m009 from './009_tick_chain';
 import * as m010 from './010_price_alerts';
+import * as m011 from './011_cluster';
 
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '008_double_entry': m008,
   '009_tick_chain': m009,
   '010_price_alerts': m010,
+  '011_cluster': m011,
 };
