@@ -49,7 +49,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...hardenedServerOptions,
   });
   const secrets = loadSecrets(config);
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  const db = await openDatabase(config);
   const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'));
   const now = options.now ?? (() => Date.now());
   let markStarted: () => void = () => undefined;
