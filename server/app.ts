@@ -51,7 +51,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...hardenedServerOptions,
   });
   const secrets = loadSecrets(config);
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  const db = await openDatabase(config);
   // On PostgreSQL several nodes share the outbox: each event is claimed once (events.ts).
   const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'), { claim: config.databaseUrl !== undefined, now: options.now });
   const now = options.now ?? (() => Date.now());
