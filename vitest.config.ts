@@ -12,6 +12,10 @@ const SQLITE_ONLY = [
   'tests/server/books-ledger.test.ts',
 ];
 
+// Server tests that need PostgreSQL itself (several nodes on one database; docs/cluster.md): they
+// run on the server-pg project only.
+const POSTGRES_ONLY = ['tests/server/cluster-*.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +24,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/unit/**/*.test.ts', 'tests/machines/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          exclude: POSTGRES_ONLY,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -39,8 +39,11 @@ export interface LeadershipOptions {
   log: LeadershipLog;
   /** Took the lock for `epoch`: start the feed. A throw steps down again. */
   onElected: (epoch: number) => Promise<void>;
-  /** Lost (or gave up) the lock: stop the feed now. */
-  onDemoted: (reason: string) => void;
+  /**
+   * Lost (or gave up) the lock: stop the feed now (synchronously). The promise (the last write of
+   * the term) is awaited before a node that is stopping releases the lock.
+   */
+  onDemoted: (reason: string) => void | Promise<void>;
   pollMs?: number;
   now?: () => number;
 }
@@ -85,7 +88,8 @@ export class FeedLeadership {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.demote('node stopping');
+    // The term's last ticks are written while the lock (and so the epoch) is still this node's.
+    await this.demote('node stopping');
     const conn = this.conn;
     this.conn = null;
     this.generation += 1;
@@ -174,21 +178,22 @@ export class FeedLeadership {
   /** The connection is unusable: step down now, close it; the next poll connects again. */
   private drop(reason: string): void {
     this.generation += 1;
-    this.demote(reason);
+    void this.demote(reason);
     const conn = this.conn;
     this.conn = null;
     if (conn) void conn.end().catch(() => undefined);
   }
 
-  private demote(reason: string): void {
-    if (this.leaderEpoch === null) return;
+  private demote(reason: string): Promise<void> {
+    if (this.leaderEpoch === null) return Promise.resolve();
     const epoch = this.leaderEpoch;
     this.leaderEpoch = null;
     this.options.log.warn({ node: this.options.nodeId, epoch, role: 'follower', reason }, 'cluster: this node stepped down from leading the feed');
     try {
-      this.options.onDemoted(reason);
+      return Promise.resolve(this.options.onDemoted(reason)).catch((err: unknown) => this.options.log.error({ err }, 'cluster: stepping down failed'));
     } catch (err) {
       this.options.log.error({ err }, 'cluster: stopping the feed failed');
+      return Promise.resolve();
     }
   }
 }

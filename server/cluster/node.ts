@@ -6,7 +6,8 @@
  *   newest tick handed out, runs the feed, writes the tick log through the fence (the epoch must
  *   still be current inside the write's transaction) and publishes every tick on the bus.
  * - Demoted (lock connection lost, epoch moved on, fence refused a write, node stopping): the
- *   feed stops at once, the unsent bus batch is dropped, and the market follows the bus.
+ *   feed stops at once, the turn's unsent ticks still go out, the term's last write goes
+ *   through the fence, and the market follows the bus.
  * - Following: every bus message of the current or a newer epoch goes into the market
  *   (`Market.acceptRemote`); the node's own messages are skipped (it ingested them itself).
  *
@@ -124,10 +125,14 @@ export class ClusterNode {
     });
   }
 
-  private demoted(): void {
-    this.publisher?.cancel();
+  /**
+   * The feed stops now; the ticks numbered this turn still go out (tagged with this term's epoch:
+   * followers that already heard a newer one drop them), then the term's last write.
+   */
+  private demoted(): Promise<void> {
+    this.publisher?.flush();
     this.publisher = null;
-    this.options.market.follow().catch((err: unknown) => this.options.log.error({ err }, 'cluster: stepping down failed'));
+    return this.options.market.follow();
   }
 }
 
