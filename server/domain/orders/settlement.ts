@@ -13,7 +13,7 @@
  * early close, therefore pay once. On start every open order is loaded: overdue ones settle at
  * once against the tick log, the rest are scheduled.
  */
-import type { Trx } from '../../db';
+import { forUpdate, type Trx } from '../../db';
 import { recordEvent, type DomainEventMap } from '../events';
 import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind } from '../ledger';
 import type { Tick } from '../market/types';
@@ -67,7 +67,7 @@ export async function applySettlement(
   now: number,
   staleLimitMs = Number.POSITIVE_INFINITY,
 ): Promise<OrderRow | null> {
-  const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open').executeTakeFirst();
+  const row = await forUpdate(trx, trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open')).executeTakeFirst();
   if (!row) return null;
   const expiresAt = Number(row.expires_at);
   // A close tick older than the entry tick means the log lost the ticks from the entry on.
