@@ -2,8 +2,8 @@
  * What exists only on PostgreSQL (the `server-pg` project runs this file; the SQLite project
  * leaves it out, vitest.config.ts): the pool's type parsing fails loudly on a bigint or numeric
  * that is not a safe integer; transactions racing on one balance on a real connection pool never
- * overdraw and never pay twice (20 concurrent placements, 20 concurrent early closes, 20
- * concurrent demo resets); and the plpgsql guards refuse what the SQLite triggers refuse (append-only
+ * overdraw and never pay twice (20 concurrent real and demo placements, 20 concurrent early
+ * closes, 20 concurrent demo resets); and the plpgsql guards refuse what the SQLite triggers refuse (append-only
  * ledger and tick batches, the zero-sum seal, entries of a sealed transaction, changed ticks).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,15 @@ describe('concurrent transactions on one balance', () => {
     expect(await balance(s, user.id, 'USD', 'real')).toBe(5_00);
     const rows = await db().selectFrom('orders').select('id').where('user_id', '=', user.id).execute();
     expect(rows).toHaveLength(9);
+  });
+
+  it('20 concurrent demo placements of 600 against 10,000: exactly 16 accepted (no pair lock: the balance row lock alone)', async () => {
+    const user = await makeUser(s);
+    s.feed.push(PAIR, 1.16, s.clock!.advance(10));
+    const results = await Promise.all(Array.from({ length: 20 }, () => place(user, { trading_account: 'DemoAccount', amount: 600 })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(16);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(4);
+    expect(await balance(s, user.id, 'USD', 'demo')).toBe(400_00);
   });
 
   it('20 concurrent placements with one client_request_id: one order, one debit', async () => {
