@@ -122,6 +122,9 @@ export class ClusterNode {
       fence: (trx) => fence(trx, epoch),
       publish: (tick) => publisher?.add(tick),
       onFenced: () => this.leadership.resign('the tick log refused a write of this epoch'),
+      valid: () => this.leadership.leaseValid(),
+      // Nobody led before the first term: nothing to wait for.
+      handoverMs: epoch === 1 ? 0 : this.leadership.handoverMs(),
     });
   }
 
