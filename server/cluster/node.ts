@@ -20,6 +20,9 @@ import { FencedError } from '../domain/market/service';
 import { FeedLeadership, LEASE_NAME, type LeadershipLog, type LockConnection, type Role } from './leadership';
 import { TickPublisher, type TickBus, type TickMessage } from './tick-bus';
 
+/** How often a node re-reads which pairs are active. */
+export const PAIRS_REFRESH_MS = 2_000;
+
 export interface ClusterNodeOptions {
   nodeId: string;
   market: Market;
@@ -44,6 +47,7 @@ export interface ClusterStatus {
 export class ClusterNode {
   readonly leadership: FeedLeadership;
   private publisher: TickPublisher | null = null;
+  private pairsTimer: NodeJS.Timeout | null = null;
   private lastBusTickAt: number | null = null;
   private started = false;
 
@@ -87,6 +91,11 @@ export class ClusterNode {
     if (this.started) return;
     this.started = true;
     this.options.bus?.subscribe((message) => this.heard(message));
+    // Pairs an operator enabled or disabled through another node (its event is delivered once).
+    this.pairsTimer = setInterval(() => {
+      this.options.market.refreshActive().catch((err: unknown) => this.options.log.warn({ err }, 'cluster: reading the pairs failed'));
+    }, PAIRS_REFRESH_MS);
+    this.pairsTimer.unref();
     await this.leadership.start();
   }
 
@@ -101,6 +110,8 @@ export class ClusterNode {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    if (this.pairsTimer) clearInterval(this.pairsTimer);
+    this.pairsTimer = null;
     await this.leadership.stop();
     await this.options.bus?.close();
     await this.options.onClose?.();

@@ -556,6 +556,17 @@ export class Market implements MarketService {
     return true;
   }
 
+  /**
+   * Cluster: follow the operators' pair changes made through another node (its `pairs.changed`
+   * event is delivered once cluster-wide, not on every node). Returns the pairs that changed.
+   */
+  async refreshActive(): Promise<string[]> {
+    const rows = await this.ctx.db.selectFrom('pairs').select(['pair_code', 'is_active']).execute();
+    const changed: string[] = [];
+    for (const r of rows) if (this.setActive(r.pair_code, Number(r.is_active) !== 0)) changed.push(r.pair_code);
+    return changed;
+  }
+
   /** A pair exists and is not explicitly inactive. */
   isActive(pairCode: string): boolean {
     const s = this.series.get(pairCode);
