@@ -201,6 +201,14 @@ export class FeedLeadership {
     return this.connecting;
   }
 
+  /**
+   * The fence of a tick-log write read `epoch` as current in a query sent at `at`
+   * (performance.now()): no other node had bumped it then, so the lease holds from `at` too.
+   */
+  confirm(epoch: number, at: number): void {
+    if (this.leaderEpoch === epoch && at > this.confirmedAt) this.confirmedAt = at;
+  }
+
   /** Give the lead up now (the fence refused a write): the connection closes, the lock frees. */
   resign(reason: string): void {
     if (this.leaderEpoch !== null) this.drop(reason);
