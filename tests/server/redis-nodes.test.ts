@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { io as connectSocket } from 'socket.io-client';
-import { startRedis, type RunningRedis } from '../support/redis';
+import { freePort, startRedis, type RunningRedis } from '../support/redis';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import { spawnNode, type NodeProcess } from '../support/node-process';
 import { register } from '../support/auth';
@@ -92,6 +92,21 @@ describe('two nodes on one Redis: pushes and rate limits', () => {
     expect(onB.status).toBe(429);
   });
 
+  it('keeps ticks and rates off Redis: each node sends them to its own sockets', async () => {
+    const socket = await b.socket();
+    socket.emit('select_pair', { pair_code: 'EURUSD', timeframe: '5s' });
+    await nextEvent(socket, 'init_candles');
+    const published = async () => Number(/cmdstat_spublish:calls=(\d+)/.exec(await a.ctx.redis!.commands.info('commandstats'))?.[1] ?? 0);
+    const before = await published();
+    // Several ticks of the pair (price_update, new_price) and a pairs_rates on node B.
+    for (let i = 0; i < 3; i++) await nextEvent(socket, 'price_update', 5_000);
+    await nextEvent(socket, 'new_price', 5_000);
+    await nextEvent(socket, 'pairs_rates', 5_000);
+    // No node published anything for them (both nodes' simulators ticked all along).
+    expect(await published()).toBe(before);
+    socket.disconnect();
+  });
+
   it('answers /api/ready naming Redis and the node, and /api/health with the node id', async () => {
     const health = await a.api('GET', '/api/health');
     expect(health.status).toBe(200);
@@ -144,5 +159,102 @@ describe('the per-IP socket cap across nodes', () => {
     // A holds two now (one from before, one new); one more fits, then the cap holds again.
     expect(await tryConnect(a.baseUrl, sockets)).toBe('connected');
     expect(await tryConnect(a.baseUrl, sockets)).toBe('Too many requests, please try again later');
+  }, 60_000);
+});
+
+describe('a node whose Redis goes away', () => {
+  let redis: RunningRedis;
+  let node: TestServer;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    node = await startTestServer({ REDIS_URL: redis.url, JWT_SECRET, NODE_ID: 'lonely' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await node?.close();
+    await redis?.stop();
+  });
+
+  it('keeps answering: limits skipped, not ready naming redis, sockets and its own pushes still work', async () => {
+    const user = await register(node);
+    await redis.stop();
+    await waitFor('the node to see Redis gone', async () => !node.ctx.redis!.connected());
+
+    // A rate-limited route is answered as usual (the limit is skipped, never a 5xx).
+    const login = await node.api('POST', '/api/platform/auth/login', { username: user.username, password: user.password });
+    expect(login.status).toBe(200);
+    // Not ready, and the answer says why.
+    const ready = await node.api('GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.error).toMatch(/^Not ready: .*redis/);
+    expect((ready.body.details ?? []).map((d) => d.field)).toContain('redis');
+    // Sockets are still taken (counted on this node alone) and hear pushes from this node.
+    const socket = await node.socket();
+    socket.emit('provide_token', { token: user.token });
+    socket.emit('get_userdata', { token: user.token });
+    await nextEvent(socket, 'userdata');
+    const pushed = nextEvent(socket, 'update_balances', 10_000);
+    await node.ctx.tx((trx) => recordEvent(trx, 'balances.changed', user.userId, { kind: 'test' }));
+    expect(await pushed).toHaveProperty('balances');
+  });
+});
+
+describe('Redis restarted under two nodes', () => {
+  let redis: RunningRedis;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { REDIS_URL: redis.url, JWT_SECRET, SOCKETS_PER_IP: '2' };
+    a = await startTestServer({ ...env, NODE_ID: 'restart-a' });
+    b = await startTestServer({ ...env, NODE_ID: 'restart-b' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await redis?.stop();
+  });
+
+  it('carries pushes across nodes again and restores the socket counts once Redis is back (empty)', async () => {
+    const onA = await register(a, { username: 'comeback', email: 'comeback@example.com' });
+    const onB = await register(b, { username: 'comeback', email: 'comeback@example.com' });
+    expect(onA.userId).toBe(onB.userId);
+    const room = userRoom(onA.userId);
+    const socket = await b.socket();
+    socket.emit('provide_token', { token: onB.token });
+    socket.emit('get_userdata', { token: onB.token });
+    await nextEvent(socket, 'userdata');
+    await waitFor('the room in Redis', async () => (await a.ctx.redis!.roomsWithSockets([room])).has(room));
+
+    // Redis restarts on the same port with nothing in it (no persistence).
+    const port = redis.port;
+    await redis.stop();
+    await waitFor('both nodes to see Redis gone', async () => !a.ctx.redis!.connected() && !b.ctx.redis!.connected());
+    redis = await startRedis({ port });
+    await waitFor('both nodes to reconnect', async () => a.ctx.redis!.connected() && b.ctx.redis!.connected());
+
+    // Node B subscribed its rooms again: a push from A reaches the socket on B.
+    await waitFor('the room in Redis again', async () => (await a.ctx.redis!.roomsWithSockets([room])).has(room));
+    const pushed = nextEvent(socket, 'update_balances', 10_000);
+    await a.ctx.tx((trx) => recordEvent(trx, 'balances.changed', onA.userId, { kind: 'test' }));
+    expect(await pushed).toHaveProperty('balances');
+
+    // Node B wrote its open socket back into the emptied Redis: with SOCKETS_PER_IP=2, one
+    // more fits on A, and the next is refused.
+    const opened: Socket[] = [];
+    await waitFor('the counts restored', async () => Number(await a.ctx.redis!.commands.hget('tt:{sockets}:node:restart-b', '127.0.0.1').catch(() => 0)) >= 1);
+    expect(await tryConnect(a.baseUrl, opened)).toBe('connected');
+    expect(await tryConnect(a.baseUrl, opened)).toBe('Too many requests, please try again later');
+    for (const s of opened) s.disconnect();
+  }, 60_000);
+});
+
+describe('starting with an unreachable Redis', () => {
+  it('refuses to start, saying which Redis it could not reach', async () => {
+    const port = await freePort();
+    await expect(spawnNode({ REDIS_URL: `redis://127.0.0.1:${port}` })).rejects.toThrow(new RegExp(`exited \\(code 1\\)[\\s\\S]*Redis at redis://127\\.0\\.0\\.1:${port}/? is not reachable`));
   }, 60_000);
 });
