@@ -26,6 +26,7 @@ import { verifyChain } from '../../server/domain/market/tick-chain';
 import { settleKey } from '../../server/domain/orders/settlement';
 import { fence } from '../../server/cluster/node';
 import { FencedError } from '../../server/domain/market/service';
+import { PRICE_ALERT_EVENT } from '../../contract/alerts';
 import type { Tick } from '../../server/domain/market/types';
 
 const JWT_SECRET = 'cluster-nodes-test-secret-0123456789abcdef';
@@ -315,5 +316,36 @@ describe('settlement and the outbox on three nodes', () => {
       const l = leaders(nodes);
       return l.length === 1 && roleOf(l[0]).epoch > epoch + 1 && l[0].ctx.services.market.clusterRole === 'leader';
     });
+  }, 60_000);
+
+  it('fires a price alert set on one node once, pushing it once to the owner on another', async () => {
+    const [a, b] = nodes;
+    const user = await makeUser({ server: a });
+    const socket = await b.socket();
+    const pushed: unknown[] = [];
+    socket.on(PRICE_ALERT_EVENT, (p: unknown) => pushed.push(p));
+    socket.emit('provide_token', { token: user.token });
+    socket.emit('get_userdata', { token: user.token });
+    await new Promise<void>((resolve) => socket.once('userdata', () => resolve()));
+    // Two pips either side of the price now: the simulator's walk reaches one of them soon.
+    const now = a.ctx.services.market.latestTick(PAIR)!.price;
+    const alerts = a.ctx.services.alerts;
+    const above = await alerts.create(user.id, { pair_code: PAIR, direction: 'above', price: (now + 0.00002).toFixed(5) });
+    const below = await alerts.create(user.id, { pair_code: PAIR, direction: 'below', price: (now - 0.00002).toFixed(5) });
+    const ids = [above.alert_id, below.alert_id];
+    const db = a.ctx.db;
+    await waitFor(
+      'an alert to fire',
+      async () => (await db.selectFrom('price_alerts').select('id').where('id', 'in', ids).where('fired_at', 'is not', null).execute()).length > 0,
+      30_000,
+    );
+    await waitFor('the push', () => pushed.length > 0);
+    // Both nodes watch the alert (node B read it from the database); a second firing or push would follow at once.
+    await new Promise((r) => setTimeout(r, 1500));
+    const fired = await db.selectFrom('domain_events').select(['payload']).where('type', '=', 'alert.fired').execute();
+    const firings = fired.map((e) => (JSON.parse(e.payload) as { alert_id: number }).alert_id).filter((id) => ids.includes(id));
+    expect(new Set(firings).size).toBe(firings.length);
+    expect(pushed).toHaveLength(firings.length);
+    expect(b.ctx.services.alerts.waitingCount(PAIR) + firings.length).toBe(2);
   }, 60_000);
 });
