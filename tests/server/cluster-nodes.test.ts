@@ -15,6 +15,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { startRedis, type RunningRedis } from '../support/redis';
 import { startTestServer, type TestServer } from '../support/server';
+import { spawnNode, type NodeProcess } from '../support/node-process';
 import { createDatabase, dropDatabase } from '../support/postgres';
 import { testPostgresUrl } from '../support/test-database';
 import { assertLedgerAudit } from '../support/ledger-audit';
@@ -348,4 +349,74 @@ describe('settlement and the outbox on three nodes', () => {
     expect(pushed).toHaveLength(firings.length);
     expect(b.ctx.services.alerts.waitingCount(PAIR) + firings.length).toBe(2);
   }, 60_000);
+});
+
+describe('kill -9 of the feed leader', () => {
+  let redis: RunningRedis;
+  let url: string;
+  let leader: NodeProcess | null = null;
+  const nodes: TestServer[] = [];
+  const heard = new Map<string, Tick[]>();
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    url = await createDatabase(adminUrl());
+    const env = { DATABASE_URL: url, REDIS_URL: redis.url, JWT_SECRET, SIM_TICKS_PER_SECOND: '10' };
+    // The process starts first, alone: it leads.
+    leader = await spawnNode({ ...env, NODE_ID: 'proc-a' });
+    for (const id of ['node-b', 'node-c']) {
+      const node = await startTestServer({ ...env, NODE_ID: id }, { clusterPollMs: 100 });
+      const list: Tick[] = [];
+      heard.set(id, list);
+      node.ctx.services.market.onTick((t) => {
+        if (t.pair_code === PAIR) list.push(t);
+      });
+      nodes.push(node);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await leader?.cleanup();
+    for (const n of nodes) await n.close().catch(() => undefined);
+    await redis?.stop();
+    if (url) await dropDatabase(adminUrl(), url);
+  });
+
+  it('hands the feed to another node, which writes the ticks the dead leader had only published', async () => {
+    const health = await fetch(`${leader!.baseUrl}/api/health`).then((r) => r.json() as Promise<{ data: { role: string; epoch: number } }>);
+    expect(health.data).toMatchObject({ role: 'leader', epoch: 1 });
+    expect(leaders(nodes)).toHaveLength(0);
+    await waitFor('ticks from the process', () => nodes.every((n) => heard.get(n.ctx.config.nodeId)!.length >= 10));
+
+    leader!.kill('SIGKILL');
+    await leader!.exited;
+    const next = await waitFor('a new leader', () => {
+      const l = leaders(nodes);
+      return l.length === 1 && roleOf(l[0]).epoch > 1 && l[0].ctx.services.market.clusterRole === 'leader' ? l[0] : null;
+    });
+    const other = nodes.find((n) => n !== next)!;
+    const seen = heard.get(other.ctx.config.nodeId)!;
+    const mark = seen.length;
+    await waitFor('ticks of the new term', () => seen.length >= mark + 10);
+
+    for (const n of nodes) {
+      const list = heard.get(n.ctx.config.nodeId)!;
+      for (let i = 1; i < list.length; i++) {
+        if (list[i].seq !== list[i - 1].seq + 1) throw new Error(`${n.ctx.config.nodeId}: seq ${list[i - 1].seq} then ${list[i].seq}`);
+      }
+    }
+    // The log has every seq from 1 on: the batch the dead leader never wrote came from the new
+    // leader's ring; the chain is whole.
+    await next.ctx.services.market.flush();
+    const db = next.ctx.db;
+    const stats = await db
+      .selectFrom('market_ticks')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('seq').as('lo'), eb.fn.max('seq').as('hi')])
+      .where('pair_code', '=', PAIR)
+      .executeTakeFirstOrThrow();
+    expect(Number(stats.lo)).toBe(1);
+    expect(Number(stats.n)).toBe(Number(stats.hi));
+    expect(Number(stats.hi)).toBeGreaterThanOrEqual(seen[seen.length - 1].seq);
+    expect((await verifyChain(db, 0)).broken).toBeNull();
+  }, 120_000);
 });
