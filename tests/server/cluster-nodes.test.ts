@@ -5,7 +5,9 @@
  * node takes over and every pair's seq continues without a gap or a repeat, from the last price
  * (the same stream the simulator gives when resumed there), with the tick log's chain whole.
  * Orders due together on three nodes (one of them stopped before expiry) are settled each exactly
- * once with the books balanced, and each order push reaches the user's socket once.
+ * once with the books balanced, and each order push reaches the user's socket once; a deposed
+ * epoch cannot write; a price alert fires once. kill -9 of a leader process (spawned): another
+ * node leads and writes the ticks the dead leader had only published.
  *
  * PostgreSQL only (vitest.config.ts, POSTGRES_ONLY): the run's throwaway server, a database of
  * the file's own per describe; a throwaway redis-server (tests/support/redis.ts).
