@@ -47,6 +47,8 @@ export interface BuildOptions {
   now?: () => number;
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
   marketFeed?: PriceFeed;
+  /** Cluster feed leadership poll (ms; docs/cluster.md); tests poll faster than the default. */
+  clusterPollMs?: number;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -61,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...hardenedServerOptions,
   });
   const secrets = loadSecrets(config);
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  const db = await openDatabase(config);
   // An unreachable REDIS_URL stops the start (infra/redis.ts says which and why).
   const redis: RedisInfra | null = config.redisUrl
     ? await openRedis(config.redisUrl, { nodeId: config.nodeId, log: app.log }).catch(async (err: unknown) => {
@@ -70,7 +72,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       })
     : null;
   const readiness = new Readiness();
-  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'));
+  // On PostgreSQL several nodes share the outbox: each event is claimed once (events.ts).
+  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'), { claim: config.databaseUrl !== undefined, now: options.now });
   const now = options.now ?? (() => Date.now());
   let markStarted: () => void = () => undefined;
   let markFailed: (err: unknown) => void = () => undefined;
@@ -100,7 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     whenStarted: () => started,
   };
   // The composition root: every domain service, typed, before any route exists.
-  const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed }) });
+  const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed, clusterPollMs: options.clusterPollMs }) });
 
   app.decorateRequest('auth', null);
 
@@ -114,7 +117,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return null;
     });
   }
-  readiness.add('feed', () => feedCheck(ctx.services.market, ctx.now()));
+  // In a cluster the node's feed role is checked first (docs/cluster.md, cluster/node.ts).
+  readiness.add('feed', () => ctx.services.cluster?.feedProblem() ?? feedCheck(ctx.services.market, ctx.now()));
 
   registerDrainHooks(app, readiness);
 

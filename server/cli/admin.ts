@@ -1,7 +1,9 @@
 /**
  * The operator CLI: `npm run admin -- <command> [args]` (tsx server/cli/admin.ts). It reads the
- * same configuration as the server (DATA_DIR, PUBLIC_URL, HOST, PORT...) and works directly on
- * the database file, never through the HTTP API, so it also works while the server is down.
+ * same configuration as the server (DATA_DIR, DATABASE_URL, PUBLIC_URL, HOST, PORT...) and works
+ * directly on the database (the SQLite file or PostgreSQL, docs/database.md), never through the
+ * HTTP API, so it also works while the server is down. Opening the database applies any pending
+ * migration, so any command also migrates.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +25,7 @@ function helpText(list: CliCommand[]): string {
     '      show this help',
     ...list.flatMap((c) => [`  ${c.name} ${c.usage}`, `      ${c.description}`]),
     '',
-    'The database is DATA_DIR/tradeterminal.db (DATA_DIR defaults to ./data).',
+    'The database is DATABASE_URL when set, else DATA_DIR/tradeterminal.db (DATA_DIR defaults to ./data).',
   ].join('\n');
 }
 
@@ -45,8 +47,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.error((err as Error).message);
     return 1;
   }
-  // The same file server/app.ts opens.
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  // The same database server/app.ts opens (SQLite in DATA_DIR, or DATABASE_URL).
+  const db = await openDatabase(config);
   const cli: CliContext = {
     config,
     db,

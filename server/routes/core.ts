@@ -154,7 +154,11 @@ export const coreModule: ServerModule = {
   name: 'core',
   routes(app, ctx) {
     // Alive: the process answers (a draining node is still alive).
-    app.get('/api/health', async () => ok({ status: 'ok', node: ctx.config.nodeId }));
+    // In a cluster the answer also names the node's feed role and epoch (docs/cluster.md).
+    app.get('/api/health', async () => {
+      const cluster = ctx.services.cluster;
+      return ok(cluster ? { status: 'ok', ...cluster.status() } : { status: 'ok', node: ctx.config.nodeId });
+    });
     // Ready for traffic: database, Redis (when configured) and a fresh price feed, and not
     // draining; otherwise 503 naming each failing part in `details`.
     app.get('/api/ready', async (_req, reply) => {

@@ -193,9 +193,16 @@ export const marketModule: ServerModule = {
     });
   },
 
-  start(ctx) {
+  async start(ctx) {
     const m = ctx.services.market;
     m.start();
+    // Feed leadership and the tick bus (docs/cluster.md; null on SQLite). A node alone on its
+    // database leads once this resolves (tests push prices right after the server started).
+    const cluster = ctx.services.cluster;
+    if (cluster) {
+      await cluster.start();
+      ctx.readiness.onDrain(() => void cluster.drain());
+    }
     const io = ctx.io;
     if (io) {
       const timer = setInterval(() => io.local.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
@@ -208,6 +215,7 @@ export const marketModule: ServerModule = {
     const timer = rateTimers.get(ctx);
     if (timer) clearInterval(timer);
     rateTimers.delete(ctx);
+    await ctx.services.cluster?.stop();
     await ctx.services.market.stop();
   },
 };

@@ -19,6 +19,8 @@ import {
   type OrdersServer,
   type TestUser,
 } from '../support/orders-harness';
+import { databaseEnv, testDialect } from '../support/test-database';
+import { migrationsFor } from '../../server/db/migrations';
 
 let s: OrdersServer;
 let user: TestUser;
@@ -42,7 +44,7 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
   const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void out.push(String(line)));
   const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void err.push(String(line)));
   try {
-    const code = await runCli(args, { DATA_DIR: s.server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
+    const code = await runCli(args, { ...databaseEnv(s.server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
     return { code, out: out.join('\n'), err: err.join('\n') };
   } finally {
     log.mockRestore();
@@ -222,7 +224,7 @@ describe('books, pnl, exposure and the risk limit', () => {
       execFile(
         path.resolve('node_modules/.bin/tsx'),
         ['server/cli/admin.ts', 'books', '--json'],
-        { env: { ...process.env, DATA_DIR: s.server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
+        { env: { ...process.env, ...databaseEnv(s.server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
         (err, stdout) => resolve({ code: err ? 1 : 0, stdout: String(stdout) }),
       );
     });
@@ -231,6 +233,18 @@ describe('books, pnl, exposure and the risk limit', () => {
     expect(Object.keys(books)).toEqual(['currencies']);
     expect(books.currencies.USD.sum).toBe(0);
     expect(Object.values(books.currencies.USD.accounts).reduce((a: number, b) => a + (b as number), 0)).toBe(0);
+  });
+});
+
+describe('migrate', () => {
+  it('applies nothing more on an up-to-date database and lists the migrations, naming the dialect', async () => {
+    const r = await cli(['migrate']);
+    expect(r.code, r.err).toBe(0);
+    const dialect = testDialect() === 'postgres' ? 'PostgreSQL' : 'SQLite';
+    const names = Object.keys(migrationsFor('sqlite'));
+    expect(r.out).toContain(`Database (${dialect}) is up to date: ${names.length} migrations applied, the last ${names[names.length - 1]}.`);
+    expect(r.out).toContain('  001_core');
+    expect((await cli(['migrate', 'now'])).code).toBe(2);
   });
 });
 
