@@ -9,7 +9,7 @@ import { Simulator } from '../../server/domain/market/simulator';
 import { CATALOGUE, pairSpec, roundPrice } from '../../server/domain/market/catalogue';
 import { aggregate, applyPrice, bucketStart, mergeCandles, openCandle } from '../../server/domain/market/candles';
 import { MISS, TickRing } from '../../server/domain/market/tick-log';
-import { backfillCandles } from '../../server/domain/market/backfill';
+import { backfillCandles, backfillCandlesSliced } from '../../server/domain/market/backfill';
 import { logSigma, stepLogPrice } from '../../server/domain/market/model';
 import type { Tick } from '../../server/domain/market/types';
 import { TIMEFRAMES, TIMEFRAME_SECONDS } from '../../contract/user';
@@ -264,6 +264,23 @@ describe('backfilled history', () => {
     expect(again.get('1h')).toEqual(history.get('1h'));
     const other = backfillCandles({ seed: 4, spec: btc, anchorTime, anchorPrice: 96_000, ticksPerSecond: 4 });
     expect(other.get('1h')).not.toEqual(history.get('1h'));
+  });
+
+  it('is generated in slices with the event loop free between them, giving the same candles', async () => {
+    // Another client's work (a setImmediate chain) runs while the history is generated: the
+    // walk of ~50 000 points no longer holds the loop in one stretch (the select_pair flood).
+    let turns = 0;
+    let running = true;
+    const other = () => {
+      turns++;
+      if (running) setImmediate(other);
+    };
+    setImmediate(other);
+    const sliced = await backfillCandlesSliced({ seed: 3, spec: btc, anchorTime, anchorPrice: 96_000, ticksPerSecond: 4 }, 2000);
+    running = false;
+    for (const tf of TIMEFRAMES) expect(sliced.get(tf)).toEqual(history.get(tf));
+    const points = history.get('1h')!.length * 10;
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(points / 2000));
   });
 
   it('stays sane over 1000 hours for every pair', () => {

@@ -36,7 +36,34 @@ export interface BackfillOptions {
   ticksPerSecond: number;
 }
 
+/** Points of the backward walk computed between two yields of the sliced generation (~2 ms). */
+export const BACKFILL_POINTS_PER_SLICE = 4000;
+
+/** The history at once (tests, tools): the same candles `backfillCandlesSliced` gives. */
 export function backfillCandles(options: BackfillOptions): Map<Timeframe, Candle[]> {
+  const steps = backfillSteps(options, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The history with the event loop free every BACKFILL_POINTS_PER_SLICE points of the walk: a
+ * pair's ~50 000 points took one 20-40 ms stretch of the loop at its first select_pair, which
+ * every other client waited behind (issue 11, the select_pair flood).
+ */
+export async function backfillCandlesSliced(options: BackfillOptions, pointsPerSlice = BACKFILL_POINTS_PER_SLICE): Promise<Map<Timeframe, Candle[]>> {
+  const steps = backfillSteps(options, pointsPerSlice);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The generation, pausing (yield) after every `pointsPerSlice` points of the walk. */
+function* backfillSteps(options: BackfillOptions, pointsPerSlice: number): Generator<void, Map<Timeframe, Candle[]>, void> {
   const { seed, spec, anchorTime, anchorPrice, ticksPerSecond } = options;
   const count = options.count ?? MAX_CANDLES;
   // For each timeframe (finest first): the oldest time it needs, and its sampling step.
@@ -64,6 +91,7 @@ export function backfillCandles(options: BackfillOptions): Map<Timeframe, Candle
     x = stepLogPrice(x, xRef, spec.sigma, stepMs / 1000, normal(seed, key, k, BACKFILL_STREAM));
     times.push(t);
     prices.push(roundPrice(Math.exp(x), spec.precision));
+    if (k % pointsPerSlice === 0) yield;
   }
 
   const result = new Map<Timeframe, Candle[]>();
@@ -93,6 +121,7 @@ export function backfillCandles(options: BackfillOptions): Map<Timeframe, Candle
       }
     }
     result.set(tf, candles);
+    yield;
   }
   return result;
 }

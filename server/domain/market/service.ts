@@ -32,7 +32,7 @@ import { buildFeed } from './feeds/select';
 import { QuoteWatch } from './quote-watch';
 import { sealTicks } from './tick-chain';
 import { applyPrice, copyCandle, MAX_CANDLES, mergeCandles } from './candles';
-import { backfillCandles } from './backfill';
+import { backfillCandlesSliced } from './backfill';
 import { CandleRing } from './candle-ring';
 import {
   candleRetentionCutoff,
@@ -764,7 +764,7 @@ export class Market implements MarketService {
         }
       }
       const now = this.ctx.now();
-      const byTf = backfillCandles({
+      const byTf = await backfillCandlesSliced({
         seed: this.ctx.config.simSeed,
         spec: s.spec,
         anchorTime: anchor.time,
