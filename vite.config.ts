@@ -16,6 +16,17 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      // Our own modules do nothing on import but define things (and import their CSS): one
+      // that is imported but not used, e.g. through the src/components barrel, is left out,
+      // with its CSS, instead of pulling every re-exported component into the first page.
+      treeshake: {
+        moduleSideEffects: [
+          { test: /\.css$/, sideEffects: true },
+          { test: /\/(src|machines|contract|locales)\/.*\.(ts|tsx|json)$/, sideEffects: false, external: false },
+        ],
+      },
+    },
   },
   server: {
     port: 5173,
