@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/vite-precompress';
+import { localePart } from './scripts/vite-locale-part';
 
 // The SPA build. In dev (`npm run dev`) Vite serves on 5173 and proxies the API, the
 // socket and the static images to the server on API_PORT (default 3001).
@@ -9,7 +10,7 @@ const target = `http://127.0.0.1:${apiPort}`;
 
 export default defineConfig({
   // precompress: .br and .gz next to every text asset (served with @fastify/static preCompressed).
-  plugins: [react(), precompress()],
+  plugins: [localePart(), react(), precompress()],
   publicDir: 'public',
   build: {
     outDir: 'dist',

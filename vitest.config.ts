@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { localePart } from './scripts/vite-locale-part';
 
 // Unit, machine-path and server tests run in Node; component tests in jsdom.
 // Browser end-to-end tests are Playwright's (playwright.config.ts), not Vitest's.
@@ -7,6 +8,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        plugins: [localePart()],
         test: {
           name: 'node',
           environment: 'node',
@@ -17,7 +19,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [localePart(), react()],
         test: {
           name: 'components',
           environment: 'jsdom',

@@ -85,7 +85,13 @@ export async function createAppActor(overrides: Partial<AppEnvironment> = {}): P
     systemPrefersDark: prefersDark(win),
   };
   const deps: ServiceDeps = { api, http, storage: env.storage, window: win, socketUrl: env.socketUrl };
-  const features = lateFeatures(() => import('../services/feature-actors').then((m) => m.featureImplementations(deps)));
+  // The feature logic and the features' English texts, added before any feature view renders.
+  const features = lateFeatures(() =>
+    Promise.all([import('../services/feature-actors'), import('../i18n/en-features')]).then(([actors, texts]) => {
+      texts.addFeatureEnglish();
+      return actors.featureImplementations(deps);
+    }),
+  );
   if (input.persistedSession) features.prefetch();
   const logic = appMachine.provide({
     actors: { ...createImplementations(deps), ...features.actors, loadFeatures: features.loader },
