@@ -117,7 +117,12 @@ export async function createAppActor(overrides: Partial<AppEnvironment> = {}): P
   if (win) {
     const visibility = () => actor.system.get('traderPrefs')?.send({ type: 'traderPrefs.visibilityChanged', hidden: win.document.visibilityState === 'hidden' });
     win.document.addEventListener('visibilitychange', visibility);
-    queueMicrotask(visibility);
+    // traderPrefs exists once the features are loaded: it hears the tab's state then.
+    const untilReady = actor.subscribe((snapshot) => {
+      if (!snapshot.matches({ features: 'ready' })) return;
+      untilReady.unsubscribe();
+      visibility();
+    });
   }
 
   actor.start();
