@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { localePart } from './scripts/vite-locale-part';
 
 // Unit, machine-path and server tests run in Node; component tests in jsdom; `server-pg` runs the
 // server tests again on PostgreSQL (a throwaway server started once per run, a fresh database per
@@ -22,6 +23,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        plugins: [localePart()],
         test: {
           name: 'node',
           environment: 'node',
@@ -45,7 +47,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [localePart(), react()],
         test: {
           name: 'components',
           environment: 'jsdom',

@@ -1,48 +1,53 @@
 /**
  * The root of the browser app: it owns the long-lived actors and routes events between them.
  *
- * Lifecycle: on start it spawns session, socket, balance, theme, locale, modals and toasts, each
- * with the same id and systemId (views reach them with `snapshot.children.<id>` or
- * `system.get('<id>')`), then forgets its startup input. It never ends. It routes:
- * - session logged in -> socket (token), balance (user), locale and theme (the user's saved
- *   language and theme); logged out -> socket (no token), balance (cleared), a toast;
- *   user re-fetched -> balance; token refreshed -> socket;
+ * Lifecycle: on start it spawns session, balance, theme, locale, modals and toasts, each with
+ * the same id and systemId (views reach them with `snapshot.children.<id>` or
+ * `system.get('<id>')`), then forgets its startup input. It never ends.
+ * Features (region `features`): what only a logged-in person uses is not loaded with the first
+ * page. The first `session.loggedIn` invokes `loadFeatures` (the composition root loads the
+ * feature chunk and provides the children's logic, see features.ts); when it is done the
+ * long-lived feature children are spawned, each with its systemId: 'socket', 'paymentMethods',
+ * 'transactions', 'pairs' (which owns the candles actor 'chart'), 'orderPlacement', 'orders',
+ * 'traderPrefs', 'priceAlerts' and 'chartSetup'; if the session is still open the socket
+ * connects with its token and trading starts with its user. A failed load is tried again after
+ * `featuresRetryDelay`. The per-flow children of the features are spawned only in `ready`.
+ * It routes:
+ * - session logged in -> balance (user), locale and theme (the user's saved language and theme)
+ *   and, once the features are ready, socket (token) and trading; logged out -> balance
+ *   (cleared), a toast, and socket (no token), history cleared, trading ended; user re-fetched
+ *   -> balance; token refreshed -> socket;
  * - socket messages -> their owner through SOCKET_ROUTES (below), and every message is also
  *   emitted as `socket.received` {event, payload} for any subscriber (`appActor.on(...)`);
- * - `settings.changed` from balance, theme or locale -> session (saved only when logged in),
- *   and the save's outcome -> a toast;
+ * - `settings.changed` from balance, theme, locale, chartSetup or traderPrefs -> session (saved
+ *   only when logged in), and the save's outcome -> a toast;
  * - `toast.requested` from anyone -> toasts; `session.registered` from the registration flow
  *   -> session.
- * Two regions track the per-flow wizards: `flow.registrationStarted` / `flow.passwordResetStarted`
+ * Two regions track the public wizards: `flow.registrationStarted` / `flow.passwordResetStarted`
  * spawn 'registration' / 'passwordReset' (replacing a previous one), the matching `...Ended`
- * events stop them. `flow.profileOpened` / `flow.profileClosed` spawn and stop 'profilePage', the
- * profile screen's section actors; their `session.userRefreshRequested` (a new avatar, two-factor
- * switched) goes to the session.
- * Money: 'paymentMethods' and 'transactions' are long-lived; `flow.depositStarted` /
- * `flow.withdrawStarted` {requestKey} spawn 'deposit' / 'withdraw' (the currency and balances
- * of the balance actor as input) and ask 'paymentMethods' for a fresh catalogue, the matching
- * `...Ended` events stop them; a child's `socket.emitRequested` goes to the socket; logout
- * clears the history.
- * Trading: 'pairs' (which owns the candles actor 'chart'), 'orderPlacement' and 'orders' are
- * long-lived; login starts pairs and orders with the user's saved pair, logout ends them; an
- * order placed or closed refreshes 'orders' and the balances (the session re-fetches the user);
- * the close flow's `order.closeRequested` goes to 'orders' (the flow toasts that close itself);
- * every userdata (the socket's answer after each (re)connect) refreshes 'orders', since a
- * settlement may have been missed while it was down; `flow.orderCloseStarted {orderId}` /
- * `flow.orderCloseEnded` spawn and stop 'orderClose' (the close confirmation; the region is
- * `idle` before a flow starts). 'chartSetup' (chart type, studies and drawings per pair) is
- * long-lived too: login gives it the user's saved `chart_setups`, logout clears it, and its
- * `settings.changed` goes to the session like every other setting.
- * Trader tools (issue 16), long-lived: 'traderPrefs' (keyboard trading and trade sounds; login
- * gives it the saved `keyboard_shortcuts` and `sounds`, order_update pushes play the sounds) and
- * 'priceAlerts' (login loads the alerts, logout forgets them, price_alert pushes toast).
+ * events stop them. Inside `features.ready`: `flow.profileOpened` / `flow.profileClosed` spawn
+ * and stop 'profilePage', the profile screen's section actors (their
+ * `session.userRefreshRequested`, a new avatar or two-factor switched, goes to the session);
+ * `flow.depositStarted` / `flow.withdrawStarted` {requestKey} spawn 'deposit' / 'withdraw' (the
+ * currency and balances of the balance actor as input) and ask 'paymentMethods' for a fresh
+ * catalogue, the matching `...Ended` events stop them; a child's `socket.emitRequested` goes to
+ * the socket; an order placed or closed refreshes 'orders' and the balances (the session
+ * re-fetches the user); the close flow's `order.closeRequested` goes to 'orders' (the flow
+ * toasts that close itself); every userdata (the socket's answer after each (re)connect)
+ * refreshes 'orders', since a settlement may have been missed while it was down;
+ * `flow.orderCloseStarted {orderId}` / `flow.orderCloseEnded` spawn and stop 'orderClose'.
+ * 'chartSetup' (chart type, studies and drawings per pair) gets the user's saved
+ * `chart_setups` at login; 'traderPrefs' (keyboard trading and trade sounds) the saved
+ * `keyboard_shortcuts` and `sounds` (order_update pushes play the sounds); 'priceAlerts' loads
+ * the alerts at login, forgets them at logout, and price_alert pushes toast.
  */
-import { assertEvent, assign, emit, enqueueActions, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, fromPromise, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
 import type { Language, ThemeSetting, User } from '../../contract/user';
 import type { PersistedSession, SettingsPatch, SocketMessage, ToastRequest } from '../types';
 import { SOCKET_ROUTES } from './socket-routes';
+import { providedLater, type FeatureLogic } from './features';
 import { sessionMachine, type SessionEvent, type SessionParentEvent } from '../session/session.machine';
-import { socketMachine, type SocketEvent } from '../socket/socket.machine';
+import type { SocketEvent } from '../socket/socket.machine';
 import { balanceMachine, type BalanceEvent } from '../balance/balance.machine';
 import { themeMachine, type ThemeEvent } from '../theme/theme.machine';
 import { localeMachine, type LocaleEvent } from '../locale/locale.machine';
@@ -50,20 +55,15 @@ import { modalsMachine } from '../modals/modals.machine';
 import { toastsMachine, type ToastsEvent } from '../toasts/toasts.machine';
 import { registrationMachine } from '../registration/registration.machine';
 import { passwordResetMachine } from '../password-reset/password-reset.machine';
-import { profilePageMachine } from '../profile/profile-page.machine';
 import type { Balances } from '../../contract/user';
-import { paymentMethodsMachine, type PaymentMethodsEvent } from '../payment-methods/payment-methods.machine';
-import { depositMachine } from '../deposit/deposit.machine';
-import { withdrawMachine } from '../withdraw/withdraw.machine';
-import { transactionsMachine, type TransactionsEvent } from '../transactions/transactions.machine';
+import type { PaymentMethodsEvent } from '../payment-methods/payment-methods.machine';
+import type { TransactionsEvent } from '../transactions/transactions.machine';
 import type { Order } from '../../contract/orders';
-import { pairsMachine, type PairsEvent } from '../pairs/pairs.machine';
-import { orderPlacementMachine } from '../order-placement/order-placement.machine';
-import { ordersMachine, type OrdersEvent } from '../orders/orders.machine';
-import { orderCloseMachine } from '../order-close/order-close.machine';
-import { chartSetupMachine, type ChartSetupEvent } from '../chart-setup/chart-setup.machine';
-import { traderPrefsMachine, type TraderPrefsEvent } from '../trader-prefs/trader-prefs.machine';
-import { priceAlertsMachine, type PriceAlertsEvent } from '../price-alerts/price-alerts.machine';
+import type { PairsEvent } from '../pairs/pairs.machine';
+import type { OrdersEvent } from '../orders/orders.machine';
+import type { ChartSetupEvent } from '../chart-setup/chart-setup.machine';
+import type { TraderPrefsEvent } from '../trader-prefs/trader-prefs.machine';
+import type { PriceAlertsEvent } from '../price-alerts/price-alerts.machine';
 
 export interface AppInput {
   persistedSession: PersistedSession | null;
@@ -78,6 +78,8 @@ export interface AppContext {
   startup: AppInput | null;
   /** The trader's own pair or timeframe choice waiting for its save (its success message follows it). */
   settingsConfirm: 'pair' | 'timeframe' | null;
+  /** The open session's token and user, kept so the features can start with it once their code is in. */
+  signedIn: { token: string; user: User } | null;
 }
 
 export type AppEvent =
@@ -110,7 +112,10 @@ export type AppEmitted = { type: 'socket.received' } & SocketMessage;
 export { SOCKET_ROUTES, type SocketRoute } from './socket-routes';
 
 /** The ids (and systemIds) of the long-lived children. */
-export const APP_CHILDREN = ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs', 'priceAlerts'] as const;
+export const APP_CHILDREN = ['session', 'balance', 'theme', 'locale', 'modals', 'toasts'] as const;
+/** The long-lived feature children, spawned once the features are loaded (features.ts). */
+export const APP_FEATURE_CHILDREN = ['socket', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs', 'priceAlerts'] as const;
+export { FEATURE_CHILDREN, type FeatureLogic } from './features';
 
 
 /** The toast (if any) that confirms a saved settings change. Pair and timeframe show on the chart itself. */
@@ -133,6 +138,18 @@ function currentBalances(self: AnyActorRef): { currency: string; balances: Balan
     currency: typeof currency === 'string' ? currency : 'USD',
     balances: typeof balances === 'object' && balances !== null ? (balances as Balances) : {},
   };
+}
+
+/** What the trading children hear when a session starts: the user's saved pair, chart setups and trader preferences. */
+function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders', OrdersEvent] | ['chartSetup', ChartSetupEvent] | ['traderPrefs', TraderPrefsEvent] | ['priceAlerts', PriceAlertsEvent]> {
+  const { currentPair, currentTimeframe, chart_setups, keyboard_shortcuts, sounds } = user.front_settings;
+  return [
+    ['pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe }],
+    ['orders', { type: 'orders.sessionStarted' }],
+    ['chartSetup', { type: 'chartSetup.sessionStarted', setups: chart_setups }],
+    ['traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds }],
+    ['priceAlerts', { type: 'alerts.sessionStarted' }],
+  ];
 }
 
 function currentLanguage(self: AnyActorRef): Language | undefined {
@@ -173,7 +190,6 @@ export const appMachine = setup({
   },
   actors: {
     session: sessionMachine,
-    socket: socketMachine,
     balance: balanceMachine,
     theme: themeMachine,
     locale: localeMachine,
@@ -181,18 +197,27 @@ export const appMachine = setup({
     toasts: toastsMachine,
     registration: registrationMachine,
     passwordReset: passwordResetMachine,
-    profilePage: profilePageMachine,
-    paymentMethods: paymentMethodsMachine,
-    transactions: transactionsMachine,
-    deposit: depositMachine,
-    withdraw: withdrawMachine,
-    pairs: pairsMachine,
-    orderPlacement: orderPlacementMachine,
-    orders: ordersMachine,
-    orderClose: orderCloseMachine,
-    chartSetup: chartSetupMachine,
-    traderPrefs: traderPrefsMachine,
-    priceAlerts: priceAlertsMachine,
+    // The features: provided by the composition root once loadFeatures is done (features.ts).
+    loadFeatures: fromPromise<void>(() => Promise.resolve()),
+    socket: providedLater<FeatureLogic['socket']>('socket'),
+    profilePage: providedLater<FeatureLogic['profilePage']>('profilePage'),
+    paymentMethods: providedLater<FeatureLogic['paymentMethods']>('paymentMethods'),
+    transactions: providedLater<FeatureLogic['transactions']>('transactions'),
+    deposit: providedLater<FeatureLogic['deposit']>('deposit'),
+    withdraw: providedLater<FeatureLogic['withdraw']>('withdraw'),
+    pairs: providedLater<FeatureLogic['pairs']>('pairs'),
+    orderPlacement: providedLater<FeatureLogic['orderPlacement']>('orderPlacement'),
+    orders: providedLater<FeatureLogic['orders']>('orders'),
+    orderClose: providedLater<FeatureLogic['orderClose']>('orderClose'),
+    chartSetup: providedLater<FeatureLogic['chartSetup']>('chartSetup'),
+    traderPrefs: providedLater<FeatureLogic['traderPrefs']>('traderPrefs'),
+    priceAlerts: providedLater<FeatureLogic['priceAlerts']>('priceAlerts'),
+  },
+  delays: {
+    featuresRetryDelay: 3_000,
+  },
+  guards: {
+    isSignedIn: ({ context }) => context.signedIn !== null,
   },
   actions: {
     spawnSession: spawnChild('session', {
@@ -203,7 +228,6 @@ export const appMachine = setup({
         adminToken: context.startup?.adminToken ?? null,
       }),
     }),
-    spawnSocket: spawnChild('socket', { id: 'socket', systemId: 'socket' }),
     spawnBalance: spawnChild('balance', { id: 'balance', systemId: 'balance' }),
     spawnTheme: spawnChild('theme', {
       id: 'theme',
@@ -221,11 +245,21 @@ export const appMachine = setup({
     spawnModals: spawnChild('modals', { id: 'modals', systemId: 'modals' }),
     spawnToasts: spawnChild('toasts', { id: 'toasts', systemId: 'toasts' }),
     forgetStartup: assign({ startup: null }),
+    rememberSignedIn: assign(({ event }) => {
+      assertEvent(event, 'session.loggedIn');
+      return { signedIn: { token: event.token, user: event.user } };
+    }),
+    rememberRefreshedToken: assign(({ context, event }) => {
+      assertEvent(event, 'session.tokenRefreshed');
+      return { signedIn: context.signedIn && { ...context.signedIn, token: event.token } };
+    }),
+    forgetSignedIn: assign({ signedIn: null }),
 
     connectSocket: sendTo('socket', ({ event }): SocketEvent => {
       assertEvent(event, 'session.loggedIn');
       return { type: 'socket.tokenChanged', token: event.token };
     }),
+    connectSocketSignedIn: sendTo('socket', ({ context }): SocketEvent => ({ type: 'socket.tokenChanged', token: context.signedIn?.token ?? null })),
     updateSocketToken: sendTo('socket', ({ event }): SocketEvent => {
       assertEvent(event, 'session.tokenRefreshed');
       return { type: 'socket.tokenChanged', token: event.token };
@@ -316,8 +350,6 @@ export const appMachine = setup({
     spawnProfilePage: spawnChild('profilePage', { id: 'profilePage', systemId: 'profilePage' }),
     stopProfilePage: stopChild('profilePage'),
     refreshUser: sendTo('session', (): SessionEvent => ({ type: 'session.userRefreshRequested' })),
-    spawnPaymentMethods: spawnChild('paymentMethods', { id: 'paymentMethods', systemId: 'paymentMethods' }),
-    spawnTransactions: spawnChild('transactions', { id: 'transactions', systemId: 'transactions' }),
     loadPaymentMethods: sendTo('paymentMethods', (): PaymentMethodsEvent => ({ type: 'paymentMethods.loadRequested' })),
     clearTransactions: sendTo('transactions', (): TransactionsEvent => ({ type: 'transactions.cleared' })),
     forwardToSocket: sendTo('socket', ({ event }): SocketEvent => {
@@ -342,23 +374,24 @@ export const appMachine = setup({
       },
     }),
     stopWithdraw: stopChild('withdraw'),
-    spawnPairs: spawnChild('pairs', { id: 'pairs', systemId: 'pairs' }),
-    spawnOrderPlacement: spawnChild('orderPlacement', { id: 'orderPlacement', systemId: 'orderPlacement' }),
-    spawnOrders: spawnChild('orders', { id: 'orders', systemId: 'orders' }),
-    spawnChartSetup: spawnChild('chartSetup', { id: 'chartSetup', systemId: 'chartSetup' }),
-    spawnTraderTools: enqueueActions(({ enqueue }) => {
+    spawnFeatures: enqueueActions(({ enqueue }) => {
+      enqueue.spawnChild('socket', { id: 'socket', systemId: 'socket' });
+      enqueue.spawnChild('paymentMethods', { id: 'paymentMethods', systemId: 'paymentMethods' });
+      enqueue.spawnChild('transactions', { id: 'transactions', systemId: 'transactions' });
+      enqueue.spawnChild('pairs', { id: 'pairs', systemId: 'pairs' });
+      enqueue.spawnChild('orderPlacement', { id: 'orderPlacement', systemId: 'orderPlacement' });
+      enqueue.spawnChild('orders', { id: 'orders', systemId: 'orders' });
       enqueue.spawnChild('traderPrefs', { id: 'traderPrefs', systemId: 'traderPrefs' });
       enqueue.spawnChild('priceAlerts', { id: 'priceAlerts', systemId: 'priceAlerts' });
+      enqueue.spawnChild('chartSetup', { id: 'chartSetup', systemId: 'chartSetup' });
     }),
     startTrading: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'session.loggedIn');
-      const { currentPair, currentTimeframe } = event.user.front_settings;
-      enqueue.sendTo('pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe } satisfies PairsEvent);
-      enqueue.sendTo('orders', { type: 'orders.sessionStarted' } satisfies OrdersEvent);
-      enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionStarted', setups: event.user.front_settings.chart_setups } satisfies ChartSetupEvent);
-      const { keyboard_shortcuts, sounds } = event.user.front_settings;
-      enqueue.sendTo('traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds } satisfies TraderPrefsEvent);
-      enqueue.sendTo('priceAlerts', { type: 'alerts.sessionStarted' } satisfies PriceAlertsEvent);
+      for (const [to, sent] of tradingStartEvents(event.user)) enqueue.sendTo(to, sent);
+    }),
+    startTradingSignedIn: enqueueActions(({ context, enqueue }) => {
+      if (!context.signedIn) return;
+      for (const [to, sent] of tradingStartEvents(context.signedIn.user)) enqueue.sendTo(to, sent);
     }),
     endTrading: enqueueActions(({ enqueue }) => {
       enqueue.sendTo('pairs', { type: 'pairs.sessionEnded' } satisfies PairsEvent);
@@ -390,30 +423,11 @@ export const appMachine = setup({
   },
 }).createMachine({
   id: 'app',
-  context: ({ input }) => ({ startup: input, settingsConfirm: null }),
-  entry: [
-    'spawnSession',
-    'spawnSocket',
-    'spawnBalance',
-    'spawnTheme',
-    'spawnLocale',
-    'spawnModals',
-    'spawnToasts',
-    'spawnPaymentMethods',
-    'spawnTransactions',
-    'spawnPairs',
-    'spawnOrderPlacement',
-    'spawnOrders',
-    'spawnTraderTools',
-    'spawnChartSetup',
-    'forgetStartup',
-  ],
+  context: ({ input }) => ({ startup: input, settingsConfirm: null, signedIn: null }),
+  entry: ['spawnSession', 'spawnBalance', 'spawnTheme', 'spawnLocale', 'spawnModals', 'spawnToasts', 'forgetStartup'],
   type: 'parallel',
   on: {
-    'session.loggedIn': { actions: ['connectSocket', 'loadBalances', 'adoptUserLanguage', 'adoptUserTheme', 'startTrading'] },
-    'session.loggedOut': { actions: ['disconnectSocket', 'clearBalances', 'toastLoggedOut', 'clearTransactions', 'endTrading'] },
     'session.userUpdated': { actions: 'refreshBalances' },
-    'session.tokenRefreshed': { actions: 'updateSocketToken' },
     'session.settingsSaved': { actions: 'toastSettingsSaved' },
     'session.settingsSaveFailed': { actions: ['toastSettingsFailed', 'forgetSettingsConfirm'] },
     'session.registered': { actions: 'openRegisteredSession' },
@@ -421,26 +435,139 @@ export const appMachine = setup({
     'settings.changed': { actions: ['saveSettings', 'rememberSettingsConfirm'] },
     'toast.requested': { actions: 'showToast' },
     'session.userRefreshRequested': { actions: 'refreshUser' },
-    'socket.emitRequested': { actions: 'forwardToSocket', description: 'A child asks for a socket message (get_payment_methods, select_pair).' },
-    'order.placed': { actions: ['refreshOrdersAfterPlacement', 'refreshUser'], description: 'Shown at once, even before the order_update push; the balances are re-fetched (spec section 4, Order).' },
-    'order.closed': { actions: ['refreshOrdersAfterClose', 'refreshUser'], description: 'The list and the balances are refreshed (spec section 4, Order).' },
-    'order.closeRequested': { actions: 'rememberOrderClose' },
   },
   states: {
-    orderCloseFlow: {
-      initial: 'idle',
+    account: {
+      description: 'The session as the first page sees it. Its own region, so the features region handling the same events does not hide these (a parallel state takes its own transitions only when no region has one).',
+      initial: 'signedOut',
       on: {
-        'flow.orderCloseStarted': {
-          target: '.active',
-          description: 'A close confirmation for another order replaces the earlier one.',
-          actions: ['stopOrderClose', 'spawnOrderClose'],
-        },
+        'session.loggedIn': { target: '.signedIn', actions: ['rememberSignedIn', 'loadBalances', 'adoptUserLanguage', 'adoptUserTheme'] },
+        'session.loggedOut': { target: '.signedOut', actions: ['forgetSignedIn', 'clearBalances', 'toastLoggedOut'] },
       },
       states: {
-        idle: { description: 'No close confirmation: the orderClose machine, spawned per flow, starts at confirming.' },
-        active: {
+        signedOut: {},
+        signedIn: {
           on: {
-            'flow.orderCloseEnded': { target: 'idle', actions: 'stopOrderClose' },
+            'session.tokenRefreshed': { actions: 'rememberRefreshedToken' },
+          },
+        },
+      },
+    },
+    features: {
+      description: 'The logged-in features (socket, trading, money, profile, trader tools): their code loads when a session first opens, so the public pages and /auth never load it.',
+      initial: 'notLoaded',
+      states: {
+        notLoaded: {
+          on: {
+            'session.loggedIn': { target: 'loading' },
+          },
+        },
+        loading: {
+          invoke: {
+            id: 'loadFeatures',
+            src: 'loadFeatures',
+            onDone: [
+              {
+                guard: 'isSignedIn',
+                target: 'ready',
+                actions: ['spawnFeatures', 'connectSocketSignedIn', 'startTradingSignedIn'],
+                description: 'The session is still open: the socket connects and trading starts with its user.',
+              },
+              { target: 'ready', actions: 'spawnFeatures', description: 'The session ended while the code loaded: the features wait for the next login.' },
+            ],
+            onError: { target: 'failed' },
+          },
+        },
+        failed: {
+          description: 'The feature chunk did not load (network): tried again after a pause.',
+          after: {
+            featuresRetryDelay: { target: 'loading' },
+          },
+        },
+        ready: {
+          type: 'parallel',
+          on: {
+            'session.loggedIn': { actions: ['connectSocket', 'startTrading'] },
+            'session.loggedOut': { actions: ['disconnectSocket', 'clearTransactions', 'endTrading'] },
+            'session.tokenRefreshed': { actions: 'updateSocketToken' },
+            'socket.emitRequested': { actions: 'forwardToSocket', description: 'A child asks for a socket message (get_payment_methods, select_pair).' },
+            'order.placed': { actions: ['refreshOrdersAfterPlacement', 'refreshUser'], description: 'Shown at once, even before the order_update push; the balances are re-fetched (spec section 4, Order).' },
+            'order.closed': { actions: ['refreshOrdersAfterClose', 'refreshUser'], description: 'The list and the balances are refreshed (spec section 4, Order).' },
+            'order.closeRequested': { actions: 'rememberOrderClose' },
+          },
+          states: {
+            orderCloseFlow: {
+              initial: 'idle',
+              on: {
+                'flow.orderCloseStarted': {
+                  target: '.active',
+                  description: 'A close confirmation for another order replaces the earlier one.',
+                  actions: ['stopOrderClose', 'spawnOrderClose'],
+                },
+              },
+              states: {
+                idle: { description: 'No close confirmation: the orderClose machine, spawned per flow, starts at confirming.' },
+                active: {
+                  on: {
+                    'flow.orderCloseEnded': { target: 'idle', actions: 'stopOrderClose' },
+                  },
+                },
+              },
+            },
+            depositFlow: {
+              initial: 'inactive',
+              on: {
+                'flow.depositStarted': {
+                  target: '.active',
+                  description: 'The deposit modal opened: a fresh wizard and a fresh method catalogue.',
+                  actions: ['stopDeposit', 'spawnDeposit', 'loadPaymentMethods'],
+                },
+              },
+              states: {
+                inactive: {},
+                active: {
+                  on: {
+                    'flow.depositEnded': { target: 'inactive', actions: 'stopDeposit' },
+                  },
+                },
+              },
+            },
+            withdrawFlow: {
+              initial: 'inactive',
+              on: {
+                'flow.withdrawStarted': {
+                  target: '.active',
+                  description: 'The withdraw modal opened: a fresh wizard and a fresh method catalogue.',
+                  actions: ['stopWithdraw', 'spawnWithdraw', 'loadPaymentMethods'],
+                },
+              },
+              states: {
+                inactive: {},
+                active: {
+                  on: {
+                    'flow.withdrawEnded': { target: 'inactive', actions: 'stopWithdraw' },
+                  },
+                },
+              },
+            },
+            profileFlow: {
+              initial: 'inactive',
+              on: {
+                'flow.profileOpened': {
+                  target: '.active',
+                  description: 'Each opening starts fresh sections (and loads fresh data).',
+                  actions: ['stopProfilePage', 'spawnProfilePage'],
+                },
+              },
+              states: {
+                inactive: {},
+                active: {
+                  on: {
+                    'flow.profileClosed': { target: 'inactive', actions: 'stopProfilePage' },
+                  },
+                },
+              },
+            },
           },
         },
       },
@@ -477,60 +604,6 @@ export const appMachine = setup({
         active: {
           on: {
             'flow.passwordResetEnded': { target: 'inactive', actions: 'stopPasswordReset' },
-          },
-        },
-      },
-    },
-    depositFlow: {
-      initial: 'inactive',
-      on: {
-        'flow.depositStarted': {
-          target: '.active',
-          description: 'The deposit modal opened: a fresh wizard and a fresh method catalogue.',
-          actions: ['stopDeposit', 'spawnDeposit', 'loadPaymentMethods'],
-        },
-      },
-      states: {
-        inactive: {},
-        active: {
-          on: {
-            'flow.depositEnded': { target: 'inactive', actions: 'stopDeposit' },
-          },
-        },
-      },
-    },
-    withdrawFlow: {
-      initial: 'inactive',
-      on: {
-        'flow.withdrawStarted': {
-          target: '.active',
-          description: 'The withdraw modal opened: a fresh wizard and a fresh method catalogue.',
-          actions: ['stopWithdraw', 'spawnWithdraw', 'loadPaymentMethods'],
-        },
-      },
-      states: {
-        inactive: {},
-        active: {
-          on: {
-            'flow.withdrawEnded': { target: 'inactive', actions: 'stopWithdraw' },
-          },
-        },
-      },
-    },
-    profileFlow: {
-      initial: 'inactive',
-      on: {
-        'flow.profileOpened': {
-          target: '.active',
-          description: 'Each opening starts fresh sections (and loads fresh data).',
-          actions: ['stopProfilePage', 'spawnProfilePage'],
-        },
-      },
-      states: {
-        inactive: {},
-        active: {
-          on: {
-            'flow.profileClosed': { target: 'inactive', actions: 'stopProfilePage' },
           },
         },
       },

@@ -7,6 +7,12 @@
  * preference wired to the theme actor. In development, `?inspect` in the address opens the
  * Stately inspector on every actor.
  *
+ * The logged-in features (socket, trading, money, profile, trader tools) are not in the first
+ * page's code: their logic is provided as late-bound stand-ins (late-logic.ts) and the app
+ * machine's `loadFeatures` actor imports their chunk (src/services/feature-actors.ts) when a
+ * session opens. With a stored session the chunk starts loading at once, beside the session
+ * check.
+ *
  *   const { actor, services } = await createAppActor();
  *   actor.system.get('session')  // or actor.getSnapshot().children.session
  *   services.http / services.api  // for feature actors that call the API
@@ -16,7 +22,8 @@ import { appMachine, type AppInput } from '../../machines/app/app.machine';
 import { createApi } from '../services/api';
 import { createHttpClient } from '../services/http';
 import { browserLocalStorage, createStorage, type BrowserStorage } from '../services/storage';
-import { ADMIN_TOKEN_PARAM, createImplementations } from '../services/actors';
+import { ADMIN_TOKEN_PARAM, createImplementations, type ServiceDeps } from '../services/actors';
+import { lateFeatures } from './late-logic';
 
 import type { AppRuntime } from '../shared/runtime';
 import { APP_CONFIG } from '../shared/app-config';
@@ -77,8 +84,17 @@ export async function createAppActor(overrides: Partial<AppEnvironment> = {}): P
     storedTheme: env.storage.loadTheme(),
     systemPrefersDark: prefersDark(win),
   };
+  const deps: ServiceDeps = { api, http, storage: env.storage, window: win, socketUrl: env.socketUrl };
+  // The feature logic and the features' English texts, added before any feature view renders.
+  const features = lateFeatures(() =>
+    Promise.all([import('../services/feature-actors'), import('../i18n/en-features')]).then(([actors, texts]) => {
+      texts.addFeatureEnglish();
+      return actors.featureImplementations(deps);
+    }),
+  );
+  if (input.persistedSession) features.prefetch();
   const logic = appMachine.provide({
-    actors: createImplementations({ api, http, storage: env.storage, window: win, socketUrl: env.socketUrl }),
+    actors: { ...createImplementations(deps), ...features.actors, loadFeatures: features.loader },
   });
   const actor = createActor(logic, { input, inspect });
 
@@ -101,7 +117,12 @@ export async function createAppActor(overrides: Partial<AppEnvironment> = {}): P
   if (win) {
     const visibility = () => actor.system.get('traderPrefs')?.send({ type: 'traderPrefs.visibilityChanged', hidden: win.document.visibilityState === 'hidden' });
     win.document.addEventListener('visibilitychange', visibility);
-    queueMicrotask(visibility);
+    // traderPrefs exists once the features are loaded: it hears the tab's state then.
+    const untilReady = actor.subscribe((snapshot) => {
+      if (!snapshot.matches({ features: 'ready' })) return;
+      untilReady.unsubscribe();
+      visibility();
+    });
   }
 
   actor.start();

@@ -4,10 +4,9 @@
  */
 import { lazy } from 'react';
 import { MODAL_IDS, type ModalRegistry } from '../shared/modals';
-import { DemoResetDialog } from './shell/DemoResetDialog';
 
 export const MODALS: ModalRegistry = {
-  [MODAL_IDS.demoReset]: DemoResetDialog,
+  [MODAL_IDS.demoReset]: lazy(() => import('./shell/DemoResetDialog').then((m) => ({ default: m.DemoResetDialog }))),
   [MODAL_IDS.pairSelector]: lazy(() => import('../features/trading/PairSelectorModal').then((m) => ({ default: m.PairSelectorModal }))),
   [MODAL_IDS.deposit]: lazy(() => import('../features/wallet/DepositModal').then((m) => ({ default: m.DepositModal }))),
   [MODAL_IDS.withdraw]: lazy(() => import('../features/wallet/WithdrawModal').then((m) => ({ default: m.WithdrawModal }))),

@@ -9,14 +9,15 @@
  *   /verify-email        the emailed verification link (anyone)
  *   anything else        redirect to /
  * Pages load on demand with a spinner. The header and side menu show only when authenticated
- * and not on the auth, register or reset-password routes.
+ * and not on the auth, register or reset-password routes. The logged-in routes and the shell
+ * also wait (behind the same spinner) for the app's features to be loaded: their actors
+ * (socket, trading, money, profile) exist only from then on.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components';
 import { useT } from '../i18n';
-import { useSessionStatus } from '../shared/hooks';
-import { AppShell } from './shell/AppShell';
+import { useFeaturesReady, useSessionStatus } from '../shared/hooks';
 import { LanguageMenu } from '../shared/LanguageMenu';
 
 const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
@@ -25,8 +26,14 @@ const RulesPage = lazy(() => import('../features/legal/RulesPage').then((m) => (
 const AuthPage = lazy(() => import('../features/auth/AuthPage').then((m) => ({ default: m.AuthPage })));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
-const TradingPage = lazy(() => import('../features/trading/TradingPage').then((m) => ({ default: m.TradingPage })));
-const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+// The logged-in views: their code starts loading as soon as a session is there or being checked
+// (beside the feature chunk), so a reload of /trading does not wait for one chunk after another.
+const loadShell = () => import('./shell/AppShell');
+const loadTrading = () => import('../features/trading/TradingPage');
+const loadProfile = () => import('../features/profile/ProfilePage');
+const AppShell = lazy(() => loadShell().then((m) => ({ default: m.AppShell })));
+const TradingPage = lazy(() => loadTrading().then((m) => ({ default: m.TradingPage })));
+const ProfilePage = lazy(() => loadProfile().then((m) => ({ default: m.ProfilePage })));
 const TransactionsSection = lazy(() => import('../features/transactions/TransactionsSection').then((m) => ({ default: m.TransactionsSection })));
 
 /** Routes on which the header and side menu never show. */
@@ -37,10 +44,17 @@ function Loading() {
   return <PageSpinner label={t('common.loading')} />;
 }
 
-function RequireAuth({ children }: { children: ReactNode }) {
+function RequireAuth({ preload, children }: { preload: () => Promise<unknown>; children: ReactNode }) {
   const status = useSessionStatus();
+  const featuresReady = useFeaturesReady();
+  useEffect(() => {
+    if (status === 'anonymous') return;
+    void loadShell();
+    void preload();
+  }, [status, preload]);
   if (status === 'loading') return <Loading />;
   if (status === 'anonymous') return <Redirect to="/auth" replace />;
+  if (!featuresReady) return <Loading />;
   return <>{children}</>;
 }
 
@@ -59,7 +73,8 @@ function PublicPage({ page: Page }: { page: typeof HomePage }) {
 export function AppRoutes() {
   const [location] = useLocation();
   const status = useSessionStatus();
-  const showChrome = status === 'authenticated' && !CHROMELESS_ROUTES.includes(location);
+  const featuresReady = useFeaturesReady();
+  const showChrome = status === 'authenticated' && featuresReady && !CHROMELESS_ROUTES.includes(location);
   const content = (
     <Suspense fallback={<Loading />}>
       <Switch>
@@ -73,12 +88,12 @@ export function AppRoutes() {
           <PublicPage page={RulesPage} />
         </Route>
         <Route path="/trading">
-          <RequireAuth>
+          <RequireAuth preload={loadTrading}>
             <TradingPage />
           </RequireAuth>
         </Route>
         <Route path="/profile">
-          <RequireAuth>
+          <RequireAuth preload={loadProfile}>
             {/* Features never import each other: the route places the money area's history in the profile. */}
             <ProfilePage transactions={<TransactionsSection />} />
           </RequireAuth>
@@ -112,5 +127,11 @@ export function AppRoutes() {
       </Switch>
     </Suspense>
   );
-  return showChrome ? <AppShell>{content}</AppShell> : content;
+  return showChrome ? (
+    <Suspense fallback={<Loading />}>
+      <AppShell>{content}</AppShell>
+    </Suspense>
+  ) : (
+    content
+  );
 }

@@ -13,7 +13,7 @@
  */
 import rosetta from 'rosetta';
 import { createContext, use, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import en from '../../locales/en.json';
+import { auth, balance, common, components, home, nav, sandbox, server_texts, settings, shell, validation } from '../../locales/en.json';
 import {
   formatCountdown,
   formatCurrencyName,
@@ -121,7 +121,16 @@ export function createI18n(
  * Spanish (~25 KB gzip each) are loaded when first needed (`loadLanguage`), so /auth does not
  * carry the languages it does not show. Until a table has loaded its language reads English.
  */
+const en: Messages = { common, auth, validation, components, nav, shell, balance, settings, sandbox, home, server_texts };
 const appTables: Record<string, Messages | undefined> = { en, ru: undefined, es: undefined };
+
+/**
+ * Adds English namespaces that load with the code that uses them (EN_PARTS in en-parts.ts:
+ * the logged-in features, the legal pages). Called before any view that reads them renders.
+ */
+export function addEnglish(namespaces: Messages): void {
+  Object.assign(en, namespaces);
+}
 const loaders: Record<string, () => Promise<{ default: unknown }>> = {
   ru: () => import('../../locales/ru.json'),
   es: () => import('../../locales/es.json'),

@@ -1,13 +1,14 @@
 /**
- * The real implementations of every actor and action the machines name: HTTP calls through
- * api.ts, the socket through socket.ts, the browser through storage.ts and the document.
- * createImplementations() returns the machines provided with them, ready for
- * appMachine.provide({ actors: ... }).
+ * The real implementations of what the first page's machines name (session, balance, theme,
+ * locale, registration, password reset): HTTP calls through api.ts, the browser through
+ * storage.ts and the document. createImplementations() returns those machines provided with
+ * them, ready for appMachine.provide({ actors: ... }). The logged-in features (socket, trading,
+ * money, profile, trader tools) are provided by feature-actors.ts, a chunk of its own that the
+ * composition root loads when a session opens.
  */
 import { fromPromise } from 'xstate';
 import type { Language, ThemeSetting, User } from '../../contract/user';
 import { sessionMachine, type ExchangeAdminTokenInput, type LoginInput, type LogoutInput, type SaveFrontSettingsInput, type VerifyTwoFactorInput } from '../../machines/session/session.machine';
-import { socketMachine } from '../../machines/socket/socket.machine';
 import { balanceMachine, type ResetDemoInput, type ResetDemoOutput } from '../../machines/balance/balance.machine';
 import { themeMachine, type ResolvedTheme } from '../../machines/theme/theme.machine';
 import { localeMachine } from '../../machines/locale/locale.machine';
@@ -22,12 +23,7 @@ import {
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import type { Api } from './api';
 import type { HttpClient } from './http';
-import { tradingImplementations } from './trading-actors';
-import { profileImplementations } from './profile-actors';
-import { moneyImplementations } from './money-actors';
-import { traderToolsImplementations } from './trader-tools-actors';
 import type { BrowserStorage } from './storage';
-import { createSocketConnection } from './socket';
 
 /** The query parameter of the operator's admin link (`/trading?token=...`). */
 export const ADMIN_TOKEN_PARAM = 'token';
@@ -98,14 +94,7 @@ export function sessionImplementations({ api, storage, window: win }: Pick<Servi
 export function createImplementations(deps: ServiceDeps) {
   const { api, storage, window: win } = deps;
   return {
-    ...tradingImplementations(deps),
-    ...profileImplementations(deps),
-    ...moneyImplementations(deps),
-    ...traderToolsImplementations(deps),
     session: sessionMachine.provide(sessionImplementations(deps)),
-    socket: socketMachine.provide({
-      actors: { socketConnection: createSocketConnection({ url: deps.socketUrl }) },
-    }),
     balance: balanceMachine.provide({
       actors: {
         resetDemoBalance: fromPromise<ResetDemoOutput, ResetDemoInput>(({ input }) => api.resetDemoBalance(input.currency)),

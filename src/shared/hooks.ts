@@ -19,6 +19,15 @@ export function useSessionStatus(): SessionStatus {
   });
 }
 
+/**
+ * True once the logged-in features (socket, trading, money, profile) are loaded and spawned:
+ * views that use them (the shell, /trading, /profile) wait for it.
+ */
+export function useFeaturesReady(): boolean {
+  const app = useAppActor();
+  return useSelector(app, (s) => s.matches({ features: 'ready' }));
+}
+
 export function useUser() {
   const session = useSessionActor();
   return useSelector(session, (s) => s.context.user);

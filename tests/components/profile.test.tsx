@@ -12,6 +12,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { appMachine, type AppInput } from '../../machines/app/app.machine';
+import { withFeatures } from '../support/app-features';
 import { sessionMachine, type SaveFrontSettingsInput } from '../../machines/session/session.machine';
 import { socketMachine } from '../../machines/socket/socket.machine';
 import type { User } from '../../contract/user';
@@ -73,6 +74,7 @@ function startProfileApp(server: Partial<Server> = {}, user: User = makeUser()) 
   const calls = { save: [] as SavePersonalDataInput[], change: [] as ChangePasswordInput[], confirm: [] as string[], upload: [] as UploadDocumentsInput[], remove: [] as number[], resend: [] as string[] };
   const logic = appMachine.provide({
     actors: {
+      ...withFeatures,
       session: sessionMachine.provide({
         actors: {
           saveFrontSettings: fromPromise<unknown, SaveFrontSettingsInput>(() => Promise.resolve({})),
@@ -167,11 +169,11 @@ describe('ProfilePage', () => {
   it('opens the profile flow while shown and closes it when left', async () => {
     const app = startProfileApp();
     const view = app.render(<ProfilePage />);
-    expect(app.actor.getSnapshot().matches({ profileFlow: 'active' })).toBe(true);
+    expect(app.actor.getSnapshot().matches({ features: { ready: { profileFlow: 'active' } } })).toBe(true);
     expect(await screen.findByDisplayValue('Ada')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'trader7' })).toBeTruthy();
     view.unmount();
-    expect(app.actor.getSnapshot().matches({ profileFlow: 'inactive' })).toBe(true);
+    expect(app.actor.getSnapshot().matches({ features: { ready: { profileFlow: 'inactive' } } })).toBe(true);
     expect(app.actor.system.get('profile')).toBeUndefined();
   });
 

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { appMachine, type AppInput } from '../../machines/app/app.machine';
+import { withFeatures } from '../support/app-features';
 import { sessionMachine, type SaveFrontSettingsInput } from '../../machines/session/session.machine';
 import { socketMachine, type SocketEmitEvent } from '../../machines/socket/socket.machine';
 import { pairsMachine } from '../../machines/pairs/pairs.machine';
@@ -42,6 +43,7 @@ export function startTradingApp(server: Partial<TradingServer> = {}, options: { 
   const calls = { createOrder: [] as CreateOrderInput[], listOrders: [] as FetchOrdersInput[], getOrder: [] as FetchOrderInput[], closeOrder: [] as CloseOrderRequest[] };
   const logic = appMachine.provide({
     actors: {
+      ...withFeatures,
       session: sessionMachine.provide({ actors: { saveFrontSettings: fromPromise<unknown, SaveFrontSettingsInput>(() => Promise.resolve({})) } }),
       socket: socketMachine.provide({
         actors: {

@@ -16,6 +16,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { createActor, fromCallback, fromPromise, type AnyEventObject, type EventObject } from 'xstate';
 import { appMachine, type AppInput } from '../../machines/app/app.machine';
+import { withFeatures } from '../support/app-features';
 import { registrationMachine, type RegistrationContext } from '../../machines/registration/registration.machine';
 import { sessionMachine } from '../../machines/session/session.machine';
 import { socketMachine } from '../../machines/socket/socket.machine';
@@ -73,6 +74,7 @@ function startWizard() {
   const controlled = new ControlledActors();
   const logic = appMachine.provide({
     actors: {
+      ...withFeatures,
       registration: registrationMachine.provide({ actors: { register: controlled.logic('register') } }),
       session: sessionMachine.provide({ actors: { saveFrontSettings: fromPromise(() => new Promise(() => {})) } }),
       socket: socketMachine.provide({ actors: { socketConnection: fromCallback(() => {}) } }),

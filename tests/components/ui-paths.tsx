@@ -28,6 +28,7 @@ import {
 } from 'xstate';
 import { getStateNodes } from '@xstate/graph';
 import { appMachine, type AppInput } from '../../machines/app/app.machine';
+import { withFeatures } from '../support/app-features';
 import { sessionMachine } from '../../machines/session/session.machine';
 import { socketMachine } from '../../machines/socket/socket.machine';
 import type { User } from '../../contract/user';
@@ -208,6 +209,7 @@ export function startApp(actors: Record<string, AnyActorLogic>, signIn?: User) {
   const clock = new SimulatedClock();
   const logic = appMachine.provide({
     actors: {
+      ...withFeatures,
       session: sessionMachine.provide({ actors: { saveFrontSettings: fromPromise(() => new Promise(() => {})) } }),
       socket: socketMachine.provide({ actors: { socketConnection: fromCallback(() => {}) } }),
       ...actors,

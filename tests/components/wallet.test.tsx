@@ -11,6 +11,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { appMachine, type AppInput } from '../../machines/app/app.machine';
+import { withFeatures } from '../support/app-features';
 import { sessionMachine, type SaveFrontSettingsInput } from '../../machines/session/session.machine';
 import { socketMachine, type SocketEmitEvent } from '../../machines/socket/socket.machine';
 import { depositMachine, type ConfirmDepositInput, type CreateDepositInput } from '../../machines/deposit/deposit.machine';
@@ -48,6 +49,7 @@ function startMoneyApp(server: Partial<MoneyServer> = {}, balances: Balances = {
   const calls = { createDeposit: [] as CreateDepositInput[], confirmDeposit: [] as ConfirmDepositInput[], createWithdrawal: [] as CreateWithdrawalInput[], list: [] as FetchTransactionsInput[], export: [] as ExportTransactionsInput[] };
   const logic = appMachine.provide({
     actors: {
+      ...withFeatures,
       session: sessionMachine.provide({ actors: { saveFrontSettings: fromPromise<unknown, SaveFrontSettingsInput>(() => Promise.resolve({})) } }),
       socket: socketMachine.provide({
         actors: {

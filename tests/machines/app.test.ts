@@ -3,13 +3,15 @@
  * then the routing end to end with the real child machines and stub side effects: login wires
  * socket, balance, locale and theme; socket messages reach their owner and subscribers;
  * settings changes are saved through the session; logout clears and toasts; the registration
- * and password reset flows are spawned, replaced and stopped.
+ * and password reset flows are spawned, replaced and stopped; the feature children exist only
+ * once `loadFeatures` is done, and a session that opened meanwhile starts them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef, type AnyEventObject } from 'xstate';
 import { CURRENCIES } from '../../contract/currencies';
 import type { User } from '../../contract/user';
-import { appMachine, settingsSavedToastKey, SOCKET_ROUTES, type AppInput } from '../../machines/app/app.machine';
+import { APP_FEATURE_CHILDREN, appMachine, settingsSavedToastKey, SOCKET_ROUTES, type AppInput } from '../../machines/app/app.machine';
+import { FEATURE_MACHINES } from '../../machines/app/feature-machines';
 import { sessionMachine, type LogoutInput, type SaveFrontSettingsInput } from '../../machines/session/session.machine';
 import { socketMachine, type SocketConnectionEvent, type SocketEmitEvent } from '../../machines/socket/socket.machine';
 import { balanceMachine, type ResetDemoInput, type ResetDemoOutput } from '../../machines/balance/balance.machine';
@@ -82,9 +84,17 @@ events.push(
   { type: 'flow.orderCloseStarted', orderId: 5 },
   { type: 'flow.orderCloseEnded' },
 );
-// Six independent flow regions make 64 states: simple paths walk two of them (the others
-// are covered by the shortest and edge paths).
-const simplePathEvents = events.filter((e) => !e.type.startsWith('flow.') || /^flow\.(registration|orderClose)/.test(e.type));
+// The feature code loads (or fails to) after the first login.
+events.push(
+  { type: 'xstate.done.actor.loadFeatures', output: undefined },
+  { type: 'xstate.error.actor.loadFeatures', error: new Error('chunk failed') },
+);
+// Six independent flow regions make 76 states, and the open session is kept in the context:
+// simple paths walk the registration flow and the features' loading (the other flows, a
+// failed load and token refreshes are covered by the shortest and edge paths).
+const simplePathEvents = events.filter(
+  (e) => (!e.type.startsWith('flow.') || e.type.startsWith('flow.registration')) && e.type !== 'session.tokenRefreshed' && e.type !== 'xstate.error.actor.loadFeatures',
+);
 const model: PathModel = { name: 'app', machine: appMachine, input, events, simplePathEvents };
 
 describe('app machine paths', () => {
@@ -180,7 +190,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-function startApp(options: { persistedSession?: PersistedSession | null; saveFails?: boolean } = {}) {
+function startApp(options: { persistedSession?: PersistedSession | null; saveFails?: boolean; holdFeatures?: boolean } = {}) {
   const socket = {
     opened: [] as string[],
     emitted: [] as SocketEmitEvent[],
@@ -190,8 +200,11 @@ function startApp(options: { persistedSession?: PersistedSession | null; saveFai
   const logoutDone = deferred<void>();
   const registrations: RegisterInput[] = [];
   const orderQueries: FetchOrdersInput[] = [];
+  const loadFeatures = deferred<void>();
   const app = appMachine.provide({
     actors: {
+      ...FEATURE_MACHINES,
+      loadFeatures: fromPromise<void>(() => (options.holdFeatures ? loadFeatures.promise : Promise.resolve())),
       session: sessionMachine.provide({
         actors: {
           login: fromPromise<LoginOutcome, { username: string; password: string }>(() =>
@@ -242,22 +255,58 @@ function startApp(options: { persistedSession?: PersistedSession | null; saveFai
     return ref;
   };
   const toasts = () => child('toasts').getSnapshot().context.toasts.map((t: { messageKey?: string; message?: string }) => t.messageKey ?? t.message);
-  return { actor, child, socket, saves, logoutDone, registrations, toasts, orderQueries };
+  /** Logs in and waits until the features are loaded and started. */
+  const logIn = async () => {
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    await waitFor(actor, (s) => s.matches({ features: 'ready' }));
+  };
+  return { actor, child, socket, saves, logoutDone, registrations, toasts, orderQueries, loadFeatures, logIn };
 }
 
 describe('app wiring with the real children', () => {
   it('spawns every long-lived child with its systemId and forgets the startup input', () => {
     const { actor, child } = startApp();
-    for (const id of ['session', 'socket', 'balance', 'theme', 'locale', 'modals', 'toasts']) {
+    for (const id of ['session', 'balance', 'theme', 'locale', 'modals', 'toasts']) {
       expect(child(id)).toBe(actor.getSnapshot().children[id as 'session']);
     }
     expect(actor.getSnapshot().context.startup).toBeNull();
+    // The features' code is not loaded before a session opens: none of their children exists.
+    for (const id of APP_FEATURE_CHILDREN) expect(actor.system.get(id)).toBeUndefined();
+    expect(actor.getSnapshot().matches({ features: 'notLoaded' })).toBe(true);
+  });
+
+  it('loads the features on the first login and starts them with the session that opened meanwhile', async () => {
+    const { actor, child, socket, loadFeatures } = startApp({ holdFeatures: true });
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    expect(actor.getSnapshot().matches({ features: 'loading' })).toBe(true);
+    expect(actor.system.get('socket')).toBeUndefined();
+    child('session').send({ type: 'session.tokensRefreshed', token: 'tok-2', refreshToken: 'ref-2' });
+    loadFeatures.resolve();
+    await waitFor(actor, (s) => s.matches({ features: 'ready' }));
+    for (const id of APP_FEATURE_CHILDREN) expect(child(id)).toBe(actor.getSnapshot().children[id]);
+    // The socket connects with the newest token; trading starts with the user's saved settings.
+    expect(socket.opened).toEqual(['tok-2']);
+    expect(child('pairs').getSnapshot().matches('loggedIn')).toBe(true);
+  });
+
+  it('spawns the features without starting them when the session ended while they loaded', async () => {
+    const { actor, child, socket, loadFeatures, logoutDone } = startApp({ holdFeatures: true });
+    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    child('session').send({ type: 'session.logoutRequested' });
+    logoutDone.resolve();
+    await waitFor(child('session'), (s) => s.matches('loggedOut'));
+    loadFeatures.resolve();
+    await waitFor(actor, (s) => s.matches({ features: 'ready' }));
+    expect(socket.opened).toEqual([]);
+    expect(child('pairs').getSnapshot().matches('loggedIn')).toBe(false);
   });
 
   it('on login connects the socket with the token and loads balances, language and theme of the user', async () => {
-    const { child, socket } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { child, socket, logIn } = startApp();
+    await logIn();
     expect(socket.opened).toEqual(['tok-login']);
     expect(child('balance').getSnapshot().context).toMatchObject({ balances: user.balances, selectedCurrency: 'EUR', balanceType: 'RealBalance' });
     expect(child('locale').getSnapshot().context.language).toBe('es');
@@ -265,11 +314,10 @@ describe('app wiring with the real children', () => {
   });
 
   it('routes socket pushes to the balance actor and emits every message to subscribers', async () => {
-    const { actor, child, socket } = startApp();
+    const { actor, child, socket, logIn } = startApp();
     const heard: string[] = [];
     actor.on('socket.received', (e) => heard.push(e.event));
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    await logIn();
     socket.report({ type: 'socket.connected' });
     expect(socket.emitted[0]).toEqual({ type: 'socket.emitRequested', event: 'provide_token', payload: { token: 'tok-login' } });
     socket.report({ type: 'socket.messageReceived', event: 'update_balances', payload: { balances: { EUR: { RealBalance: 30, DemoBalance: 9000 } } } });
@@ -279,11 +327,10 @@ describe('app wiring with the real children', () => {
   });
 
   it('saves a settings change through the session when logged in and toasts a failure', async () => {
-    const { child, saves, toasts } = startApp({ saveFails: true });
+    const { child, saves, toasts, logIn } = startApp({ saveFails: true });
     child('balance').send({ type: 'balance.currencyChosen', currency: 'GBP' });
     expect(saves).toEqual([]);
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    await logIn();
     child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' });
     expect(saves).toEqual([{ patch: { current_currency: 'USD' } }]);
     await waitFor(child('toasts'), (s) => s.context.toasts.length > 0);
@@ -292,9 +339,8 @@ describe('app wiring with the real children', () => {
   });
 
   it('toasts a saved currency and a demo reset with locale keys', async () => {
-    const { child, toasts } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { child, toasts, logIn } = startApp();
+    await logIn();
     child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' });
     child('balance').send({ type: 'balance.demoResetRequested', currency: 'EUR' });
     await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
@@ -302,9 +348,8 @@ describe('app wiring with the real children', () => {
   });
 
   it("toasts the trader's own pair and timeframe choices once saved, not the default rule's pick", async () => {
-    const { child, saves, toasts } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { child, saves, toasts, logIn } = startApp();
+    await logIn();
     child('pairs').send({ type: 'pairs.pairsReceived', pairs: [EURUSD, BTCUSD] });
     await waitFor(child('pairs'), (s) => s.matches({ loggedIn: 'ready' }));
     const defaults = saves.length;
@@ -319,9 +364,8 @@ describe('app wiring with the real children', () => {
   });
 
   it('on logout disconnects the socket, clears the balances and says so', async () => {
-    const { child, logoutDone, toasts } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { child, logoutDone, toasts, logIn } = startApp();
+    await logIn();
     child('session').send({ type: 'session.logoutRequested' });
     logoutDone.resolve();
     await waitFor(child('session'), (s) => s.matches('loggedOut'));
@@ -366,11 +410,10 @@ describe('app wiring with the real children', () => {
   });
 
   it('spawns the profile screen with its sections, forwards their requests and stops them with it', async () => {
-    const { actor, child, toasts } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { actor, child, toasts, logIn } = startApp();
+    await logIn();
     actor.send({ type: 'flow.profileOpened' });
-    expect(actor.getSnapshot().matches({ profileFlow: 'active' })).toBe(true);
+    expect(actor.getSnapshot().matches({ features: { ready: { profileFlow: 'active' } } })).toBe(true);
     const documents = child('documents');
     expect(child('profilePage').getSnapshot().children.documents).toBe(documents);
     child('profilePage').send({ type: 'toast.requested', toast: { type: 'success', messageKey: 'profile.personal.saved' } });
@@ -383,9 +426,8 @@ describe('app wiring with the real children', () => {
     expect(documents.getSnapshot().status).toBe('stopped');
   });
   it('runs the money flows: catalogue over the socket, wizards spawned from the balance, pushes routed, history cleared on logout', async () => {
-    const { actor, child, socket, logoutDone } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { actor, child, socket, logoutDone, logIn } = startApp();
+    await logIn();
     socket.report({ type: 'socket.connected' });
     actor.send({ type: 'flow.depositStarted', requestKey: 'key-deposit-1' });
     expect(child('deposit').getSnapshot().context).toMatchObject({ requestKey: 'key-deposit-1', currency: 'EUR' });
@@ -447,9 +489,8 @@ describe('app wiring of the trading actors', () => {
   });
 
   it('on login selects the default pair, saves it, subscribes the socket and feeds the chart and the orders', async () => {
-    const { actor, child, socket, saves, toasts } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { actor, child, socket, saves, toasts, logIn } = startApp();
+    await logIn();
     socket.report({ type: 'socket.connected' });
     socket.report({ type: 'socket.messageReceived', event: 'init_pairs', payload: { pairs: [EURUSD] } });
     expect(child('pairs').getSnapshot().context).toMatchObject({ currentPair: 'EURUSD', currentTimeframe: '5s' });
@@ -471,9 +512,8 @@ describe('app wiring of the trading actors', () => {
   });
 
   it('refreshes the balances after an order is placed or closed, and the orders after every reconnect', async () => {
-    const { actor, child, socket, orderQueries } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { actor, child, socket, orderQueries, logIn } = startApp();
+    await logIn();
     const refreshing = () => child('session').getSnapshot().matches({ loggedIn: { profile: 'refreshing' } });
     const order = makeOrder({ order_id: 12 });
     actor.send({ type: 'order.placed', order });
@@ -490,9 +530,8 @@ describe('app wiring of the trading actors', () => {
   });
 
   it('leaves the toast of an early close made here to the close flow, and toasts one made elsewhere', async () => {
-    const { actor, child, socket, toasts } = startApp();
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('session'), (s) => s.matches('loggedIn'));
+    const { actor, child, socket, toasts, logIn } = startApp();
+    await logIn();
     socket.report({ type: 'socket.connected' });
     const closedEarly = (id: number) => ({ ...makeOrder({ order_id: id, amount: 10 }), status: 'closed', result: 'closed_early', is_closed: true, payout: 6.5, profit_loss: -3.5 });
     actor.send({ type: 'order.closeRequested', orderId: 21 });

@@ -23,6 +23,7 @@ import {
 } from '../../machines/deposit/deposit.machine';
 import type { AnyActorRef } from 'xstate';
 import { createAppActor, type AppRuntime } from '../../src/app/create-app-actor';
+import { featuresReady } from '../support/live-app';
 import { createStorage, type KeyValueStore } from '../../src/services/storage';
 import { createMoneyApi } from '../../src/services/money-api';
 import { retryOnce } from '../../src/services/retry';
@@ -363,6 +364,8 @@ describe('money against a real server', () => {
     registration.send({ type: 'registration.stepSubmitted', values: { username, email: `${username}@example.com`, password: 'Secret#123', password_confirmation: 'Secret#123' } });
     registration.send({ type: 'registration.stepSubmitted', values: { first_name: 'Ann', last_name: 'Lee', phone: '+15550102030' } });
     registration.send({ type: 'registration.stepSubmitted', values: { currency: 'USD', terms_accepted: true } });
+    await waitFor(child('session'), (s) => s.matches('loggedIn'), WAIT);
+    await featuresReady(runtime);
     await waitFor(child('socket'), (s) => s.hasTag('live'), WAIT);
   }, 30_000);
 

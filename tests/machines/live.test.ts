@@ -20,7 +20,7 @@ describe('the app against a real server', () => {
   const password = 'Secret#123';
 
   it('registers, goes live and receives the balances over the socket', async () => {
-    const { actor, child } = await app(store);
+    const { actor, child, featuresReady } = await app(store);
     expect(child('session').getSnapshot().value).toEqual({ loggedOut: 'idle' });
     actor.send({ type: 'flow.registrationStarted', tracking: { utm_source: 'test' } });
     const registration = child('registration');
@@ -35,6 +35,7 @@ describe('the app against a real server', () => {
     expect(session.sessionType).toBe('user');
     expect(JSON.parse(store.data.get(STORAGE_KEYS.session) ?? 'null')).toMatchObject({ token: session.token, isAuthenticated: true });
 
+    await featuresReady();
     await waitFor(child('socket'), (s) => s.hasTag('live'), WAIT);
     const balance = await waitFor(child('balance'), (s) => Object.keys(s.context.balances).length > 0, WAIT);
     expect(balance.context.selectedCurrency).toBe('EUR');
@@ -59,8 +60,9 @@ describe('the app against a real server', () => {
   });
 
   it('logs out on the server and locally, then logs in again', async () => {
-    const { child } = await app(store);
+    const { child, featuresReady } = await app(store);
     await waitFor(child('session'), (s) => s.matches('loggedIn'), WAIT);
+    await featuresReady();
     const token = child('session').getSnapshot().context.token as string;
     child('session').send({ type: 'session.logoutRequested' });
     await waitFor(child('session'), (s) => s.matches('loggedOut'), WAIT);

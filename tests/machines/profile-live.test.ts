@@ -47,9 +47,10 @@ describe('the profile screen against a real server', () => {
     });
     expect(register.status).toBeLessThan(300);
 
-    const { actor, child } = await app();
+    const { actor, child, featuresReady } = await app();
     child('session').send({ type: 'session.loginSubmitted', username, password });
     await waitFor(child('session'), (s) => s.matches('loggedIn'), WAIT);
+    await featuresReady();
     actor.send({ type: 'flow.profileOpened' });
 
     const profile = await waitFor(child('profile'), (s) => s.matches('ready'), WAIT);
@@ -97,12 +98,13 @@ describe('the profile screen against a real server', () => {
   });
 
   it('uploads, lists and deletes a document, and links and unlinks Telegram', async () => {
-    const { actor, child } = await app();
+    const { actor, child, featuresReady } = await app();
     child('session').send({ type: 'session.loginSubmitted', username, password: newPassword });
     const login = await waitFor(child('session'), (s) => s.matches({ loggedOut: 'awaitingTwoFactor' }), WAIT);
     child('session').send({ type: 'session.twoFactorSubmitted', code: totp(secret, 1) });
     await waitFor(child('session'), (s) => s.matches('loggedIn'), WAIT);
     expect(login.context.twoFactorChallenge).toBeTruthy();
+    await featuresReady();
 
     actor.send({ type: 'flow.profileOpened' });
     const docs = await waitFor(child('documents'), (s) => s.matches('ready'), WAIT);

@@ -3,9 +3,11 @@
  * server, for the live machine tests. `useLiveApp()` starts the server before the file's
  * tests; after them it stops every app it made, lets their sockets close, then stops the
  * server. `memoryStore()` is the in-memory storage (also for the storage unit tests).
+ * `featuresReady()`: the feature children (socket, trading, money, profile) exist only once
+ * their code is loaded, after the first login.
  */
 import { afterAll } from 'vitest';
-import type { AnyActorRef } from 'xstate';
+import { waitFor, type AnyActorRef } from 'xstate';
 import { createAppActor, type AppRuntime } from '../../src/app/create-app-actor';
 import { createStorage, type KeyValueStore } from '../../src/services/storage';
 import { useTestServer } from './server-fixture';
@@ -24,6 +26,13 @@ export function memoryStore(initial: Record<string, string> = {}): KeyValueStore
 export interface LiveApp extends AppRuntime {
   /** A child actor by systemId (throws when it does not exist). */
   child(id: string): AnyActorRef;
+  /** Waits until the logged-in features (socket, trading, money, profile) are loaded and spawned. */
+  featuresReady(): Promise<void>;
+}
+
+/** Waits until the app's features are loaded (their chunk is imported after the first login). */
+export async function featuresReady(runtime: AppRuntime, timeout = 10_000): Promise<void> {
+  await waitFor(runtime.actor, (s) => s.matches({ features: 'ready' }), { timeout });
 }
 
 export function useLiveApp(env: Record<string, string> = { RATE_LIMIT: 'false' }): { server: TestServer; app(store?: KeyValueStore): Promise<LiveApp> } {
@@ -46,7 +55,7 @@ export function useLiveApp(env: Record<string, string> = { RATE_LIMIT: 'false' }
       if (!ref) throw new Error(`no actor ${id}`);
       return ref;
     };
-    return { ...runtime, child };
+    return { ...runtime, child, featuresReady: () => featuresReady(runtime) };
   }
   return { server, app };
 }

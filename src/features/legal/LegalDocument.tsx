@@ -11,8 +11,12 @@ import { Link } from 'wouter';
 import { Icon } from '../../components/Icon';
 import { PublicFooter, PublicTopBar } from '../../components/PublicChrome';
 import { useFormat, useT } from '../../i18n';
+import { addLegalEnglish } from '../../i18n/en-legal';
 import { LEGAL_UPDATED } from './contacts';
 import './LegalDocument.css';
+
+// The legal texts load with this page, not with the first one.
+addLegalEnglish();
 
 export type LegalDocumentProps = {
   /** Locale namespace of the document: 'legal.privacy' or 'legal.rules'. */

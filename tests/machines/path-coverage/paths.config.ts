@@ -6,8 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { localePart } from '../../../scripts/vite-locale-part';
 
 export default defineConfig({
+  // The live machine tests run the real composition root, which loads the features' English part.
+  plugins: [localePart()],
   root: fileURLToPath(new URL('../../..', import.meta.url)),
   test: {
     name: 'paths',
