@@ -81,6 +81,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed }) });
 
   app.decorateRequest('auth', null);
+  // Which node answered (behind a balancer): operators read it in logs, the cluster test proves
+  // with it that a push crossed nodes (docs/deploy.md).
+  app.addHook('onRequest', async (_req, reply) => {
+    reply.header('x-node-id', config.nodeId);
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -159,6 +164,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pingTimeout: 20_000,
   });
   ctx.io = io;
+  // The node's id on the websocket upgrade answer too (engine.io's headers event).
+  io.engine.on('headers', (headers: Record<string, string>) => {
+    headers['x-node-id'] = config.nodeId;
+  });
   // Abuse limits first, so no area's handler ever sees a refused socket or a dropped event.
   installSocketGuard(io, {
     enabled: config.rateLimit,
