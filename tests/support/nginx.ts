@@ -60,7 +60,8 @@ ${servers}
 server {
     listen ${o.listen};
     server_name ${o.serverName ?? '_'};
-    client_max_body_size 12m;
+    # Identity documents: up to 5 files of 10 MB in one upload (contract/profile.ts).
+    client_max_body_size 55m;
 
     proxy_connect_timeout 2s;
     # A node that refuses, times out or is draining (503): try the next one. nginx never
@@ -112,11 +113,13 @@ export function privateConfig(dir: string, site: string): string {
 daemon off;
 master_process on;
 worker_processes 1;
+worker_rlimit_nofile 16384;
 ${runningAsRoot ? 'user root root;\n' : ''}pid ${p('nginx.pid')};
 error_log ${p('error.log')} warn;
 
 events {
-    worker_connections 4096;
+    # Two per proxied socket (client side and node side): room for the bench's thousands.
+    worker_connections 8192;
 }
 
 http {
