@@ -4,6 +4,13 @@
  * same HTTP server (websocket transport only), the event dispatcher and the built SPA with a
  * history fallback. `main.ts` listens; tests build one on an ephemeral port with a temp
  * DATA_DIR.
+ *
+ * With REDIS_URL (server/infra/redis.ts) socket.io uses the sharded Redis adapter, the HTTP rate
+ * limits count in Redis and the per-IP socket cap counts across nodes. Shutdown (SIGTERM,
+ * main.ts): `ctx.readiness.drain()` makes the node not ready and refuses new requests and
+ * sockets; `app.close()` then disconnects this node's sockets (preClose), stops listening and
+ * lets requests in flight finish, and finally (onClose) stops the modules' jobs, flushes the
+ * market's buffered ticks, and closes socket.io, Redis and the database.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +27,11 @@ import { AccessTokens } from './domain/auth/tokens';
 import type { AppContext, ServerBase, ServerModule } from './context';
 import { buildServices } from './composition';
 import { HttpError } from './http/errors';
-import { installSocketGuard } from './http/socket-guard';
+import { installSocketGuard, type SocketCounter } from './http/socket-guard';
+import { Readiness, feedCheck } from './http/readiness';
+import { openRedis, KEY_PREFIX, type RedisInfra } from './infra/redis';
+import { RedisSocketCounter } from './infra/socket-counts';
+import { sql } from 'kysely';
 import { connectSources, hardenedServerOptions, registerHardening } from './http/hardening';
 import { fail, ErrorText } from '../contract/envelope';
 import type { PriceFeed } from './domain/market/types';
@@ -43,13 +54,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    // Same as Fastify's default, stated so the envelope handler sees JSON errors it can map.
-    return503OnClosing: true,
+    // Requests that arrive while the node drains are answered by the drain hook below, in the
+    // envelope (Fastify's own closing answer is not), and /api/ready still says why.
+    return503OnClosing: false,
     // Over-long request lines and headers, bad URLs: the envelope, not a reset (http/hardening.ts).
     ...hardenedServerOptions,
   });
   const secrets = loadSecrets(config);
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  // Redis first: an unreachable REDIS_URL stops the start before anything else is opened.
+  const redis: RedisInfra | null = config.redisUrl ? await openRedis(config.redisUrl, { nodeId: config.nodeId, log: app.log }) : null;
+  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db')).catch(async (err: unknown) => {
+    await redis?.close();
+    throw err;
+  });
+  const readiness = new Readiness();
   const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'));
   const now = options.now ?? (() => Date.now());
   let markStarted: () => void = () => undefined;
@@ -75,6 +93,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     publicUrl: () => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${listeningPort(app, config)}`,
     io: null,
+    redis,
+    readiness,
     whenStarted: () => started,
   };
   // The composition root: every domain service, typed, before any route exists.
@@ -85,6 +105,31 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // with it that a push crossed nodes (docs/deploy.md).
   app.addHook('onRequest', async (_req, reply) => {
     reply.header('x-node-id', config.nodeId);
+  });
+
+  readiness.add('database', async () => {
+    await sql`select 1`.execute(db);
+    return null;
+  });
+  if (redis) {
+    readiness.add('redis', async () => {
+      await redis.ping();
+      return null;
+    });
+  }
+  readiness.add('feed', () => feedCheck(ctx.services.market, ctx.now()));
+
+  // Draining (SIGTERM): requests that still arrive on open connections are refused in the
+  // envelope, and told to close the connection; /api/health and /api/ready answer as usual.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!readiness.draining) return;
+    const url = req.url.split('?')[0];
+    if (url === '/api/health' || url === '/api/ready') return;
+    return reply.status(503).header('connection', 'close').send(fail(DRAINING_TEXT));
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (readiness.draining) reply.header('connection', 'close');
+    return payload;
   });
 
   await app.register(helmet, {
@@ -109,6 +154,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new HttpError(429, ErrorText.tooManyRequests),
+    // Across nodes: the counters in Redis. While Redis does not answer the limits are skipped
+    // (fail open, logged by the connection watcher) rather than failing every request.
+    ...(redis ? { redis: redis.commands, nameSpace: `${KEY_PREFIX}rl:`, skipOnError: true } : {}),
   });
   registerHardening(app);
 
@@ -162,18 +210,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxHttpBufferSize: 64 * 1024,
     pingInterval: 25_000,
     pingTimeout: 20_000,
+    // Several nodes: io.to(room).emit reaches the room's sockets on every node (infra/redis.ts).
+    ...(redis ? { adapter: redis.socketAdapter() } : {}),
   });
   ctx.io = io;
   // The node's id on the websocket upgrade answer too (engine.io's headers event).
   io.engine.on('headers', (headers: Record<string, string>) => {
     headers['x-node-id'] = config.nodeId;
   });
+  // A draining node takes no new sockets (the client reconnects, through the balancer, elsewhere).
+  io.use((_socket, next) => (readiness.draining ? next(new Error(DRAINING_TEXT)) : next()));
+  let socketCounter: RedisSocketCounter | null = null;
+  if (redis && config.rateLimit) {
+    socketCounter = new RedisSocketCounter(redis.commands, config.nodeId, config.socketCountTtlMs, app.log);
+    await socketCounter.start();
+  }
+  const counter: SocketCounter | undefined = socketCounter ?? undefined;
   // Abuse limits first, so no area's handler ever sees a refused socket or a dropped event.
   installSocketGuard(io, {
     enabled: config.rateLimit,
     socketsPerIp: config.socketsPerIp,
     eventsPerSecond: config.socketEventsPerSecond,
     burst: config.socketEventBurst,
+    counter,
     onAbuse: (info) => app.log.warn(info, 'socket limit hit'),
   });
   for (const m of modules) m.socket?.(io, ctx);
@@ -190,16 +249,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       throw err;
     }
   });
+  // Before the listener closes: this node's sockets are told to go (a disconnect packet; the
+  // client's socket machine reconnects, through the balancer, to another node). io.local: only
+  // this node's sockets, not the cluster's.
+  app.addHook('preClose', async () => {
+    io.local.disconnectSockets(true);
+  });
+  // After the requests in flight finished (Fastify closes the listener and waits for them first).
   app.addHook('onClose', async () => {
     for (const m of [...modules].reverse()) await m.stop?.(ctx);
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await events.stop();
+    await socketCounter?.stop();
+    await redis?.close();
     await db.destroy();
   });
 
   await app.ready();
   return { app, ctx };
 }
+
+/** The answer to requests and sockets that arrive while the node shuts down. */
+export const DRAINING_TEXT = 'Server is shutting down, please retry';
 
 function listeningPort(app: FastifyInstance, config: Config): number {
   const addr = app.server.address();

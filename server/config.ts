@@ -97,6 +97,8 @@ const EnvSchema = v.object({
   NODE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'NODE_ID: letters, digits and _.:- only, at most 64'))),
   /** On SIGTERM: how long a node waits for its work in flight before it closes anyway. */
   SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+  /** With REDIS_URL: a node that stopped heartbeating this long ago no longer counts toward SOCKETS_PER_IP (docs/deploy-redis.md). */
+  SOCKET_COUNT_TTL_MS: int(15_000, 300, 600_000),
 });
 
 export type Config = {
@@ -144,6 +146,8 @@ export type Config = {
   redisUrl: string | undefined;
   nodeId: string;
   shutdownGraceMs: number;
+  /** With Redis: how long a silent node's sockets still count toward the per-IP cap. */
+  socketCountTtlMs: number;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -200,5 +204,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     nodeId: e.NODE_ID ?? `${os.hostname()}-${process.pid}`,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    socketCountTtlMs: e.SOCKET_COUNT_TTL_MS,
   };
 }

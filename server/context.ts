@@ -12,6 +12,8 @@ import type { DB, Trx } from './db';
 import type { EventDispatcher } from './domain/events';
 import type { AccessTokens } from './domain/auth/tokens';
 import type { Services } from './composition';
+import type { RedisInfra } from './infra/redis';
+import type { Readiness } from './http/readiness';
 
 export type { Services } from './composition';
 
@@ -29,6 +31,10 @@ export interface ServerBase {
   /** Base address a browser reaches this server at (for links in emails and checkout pages). */
   publicUrl: () => string;
   io: SocketServer | null;
+  /** The node's Redis connections when REDIS_URL is set (server/infra/redis.ts); null: one node, all in process. */
+  redis: RedisInfra | null;
+  /** GET /api/ready's checks and the draining state (server/http/readiness.ts); parts add their checks. */
+  readiness: Readiness;
   /** Resolves once every module's background jobs have started (after listen). */
   whenStarted: () => Promise<void>;
 }

@@ -1,7 +1,9 @@
 /**
  * Starts the server: reads the configuration, builds the app, listens on one port (SPA, REST
  * API and socket.io), prints the address and the demo login, and shuts down cleanly on
- * SIGINT/SIGTERM.
+ * SIGINT/SIGTERM: not ready at once (draining), then app.close() (server/app.ts: sockets told
+ * to go, requests in flight finished, jobs stopped, buffers flushed, Redis and the database
+ * closed) and exit 0; if that takes longer than SHUTDOWN_GRACE_MS the process exits 1.
  */
 import { loadConfig, type Config } from './config';
 import { buildApp } from './app';
@@ -41,9 +43,17 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    ctx.readiness.drain();
+    console.log(`  ${signal}: draining (node ${config.nodeId}, grace ${config.shutdownGraceMs} ms)`);
     app.log.info({ signal }, 'shutting down');
+    const overdue = setTimeout(() => {
+      console.error(`  Shutdown took longer than SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms); exiting anyway`);
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    overdue.unref();
     try {
       await app.close();
+      console.log('  Stopped cleanly');
       process.exit(0);
     } catch (err) {
       console.error(err);

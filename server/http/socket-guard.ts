@@ -8,6 +8,10 @@
  *     and the client told once per burst with `error_message {event, message}`; a socket that
  *     keeps going (DISCONNECT_AFTER_DROPS drops within DROP_WINDOW_MS) is told and disconnected.
  * RATE_LIMIT=false (load tests on a private machine) turns both off, like the HTTP limits.
+ *
+ * The per-IP count lives behind `SocketCounter`: in this process by default, in Redis across
+ * every node when REDIS_URL is set (server/infra/socket-counts.ts). The token bucket is always
+ * local: a socket lives on one node.
  */
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { ErrorText } from '../../contract/envelope';
@@ -16,8 +20,34 @@ import type { SocketError } from '../../contract/socket';
 export const DISCONNECT_AFTER_DROPS = 50;
 export const DROP_WINDOW_MS = 10_000;
 
+/** Open sockets per IP: `acquire` counts one more unless `cap` are open already; `release` forgets one. */
+export interface SocketCounter {
+  acquire(ip: string, cap: number): Promise<boolean> | boolean;
+  release(ip: string): void;
+}
+
+/** The count in this process (one node). */
+export class LocalSocketCounter implements SocketCounter {
+  private readonly perIp = new Map<string, number>();
+
+  acquire(ip: string, cap: number): boolean {
+    const open = this.perIp.get(ip) ?? 0;
+    if (open >= cap) return false;
+    this.perIp.set(ip, open + 1);
+    return true;
+  }
+
+  release(ip: string): void {
+    const left = (this.perIp.get(ip) ?? 1) - 1;
+    if (left <= 0) this.perIp.delete(ip);
+    else this.perIp.set(ip, left);
+  }
+}
+
 export interface SocketGuardOptions {
   enabled: boolean;
+  /** Where open sockets per IP are counted (default: in this process). */
+  counter?: SocketCounter;
   socketsPerIp: number;
   eventsPerSecond: number;
   burst: number;
@@ -61,22 +91,35 @@ function tell(socket: Socket, event: string): void {
 export function installSocketGuard(io: SocketServer, options: SocketGuardOptions): void {
   if (!options.enabled) return;
   const now = options.now ?? Date.now;
-  const perIp = new Map<string, number>();
+  const counter = options.counter ?? new LocalSocketCounter();
 
   io.use((socket, next) => {
     const ip = socketIp(socket);
-    const open = perIp.get(ip) ?? 0;
-    if (open >= options.socketsPerIp) {
-      options.onAbuse?.({ ip, socket: socket.id, reason: 'ip_cap' });
-      return next(new Error(ErrorText.tooManyRequests));
-    }
-    perIp.set(ip, open + 1);
-    socket.once('disconnect', () => {
-      const left = (perIp.get(ip) ?? 1) - 1;
-      if (left <= 0) perIp.delete(ip);
-      else perIp.set(ip, left);
-    });
-    next();
+    Promise.resolve(counter.acquire(ip, options.socketsPerIp)).then(
+      (allowed) => {
+        if (!allowed) {
+          options.onAbuse?.({ ip, socket: socket.id, reason: 'ip_cap' });
+          return next(new Error(ErrorText.tooManyRequests));
+        }
+        // The client may have gone while the count was asked (a remote counter): release at once.
+        if (socket.conn.readyState !== 'open') {
+          counter.release(ip);
+          return next(new Error(ErrorText.tooManyRequests));
+        }
+        // Once, on whichever comes first: the socket's disconnect, or its connection closing
+        // (which also covers a socket dropped before socket.io finished connecting it).
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          counter.release(ip);
+        };
+        socket.once('disconnect', release);
+        socket.conn.once('close', release);
+        next();
+      },
+      () => next(new Error(ErrorText.tooManyRequests)),
+    );
   });
 
   io.on('connection', (socket) => {

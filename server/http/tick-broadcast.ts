@@ -11,6 +11,10 @@
  * both rooms gets the two frames back to back in one write: the same two events, in the same
  * order, byte for byte what the two broadcasts sent. Without precomputed frames (compression
  * on, or a socket on another transport) it falls back to the plain room broadcasts.
+ *
+ * Always this node's sockets only, never through the socket.io adapter: with several nodes every
+ * node gets every tick (the tick bus) and broadcasts it to its own sockets, so a tick never
+ * crosses Redis once per node.
  */
 import type { Server as SocketServer, Socket } from 'socket.io';
 
@@ -78,8 +82,8 @@ export function broadcastTick(io: SocketServer, head: TickRoomMessage | null, re
   const rooms = nsp.adapter.rooms;
   const compressing = Boolean((io.engine as unknown as { opts?: { perMessageDeflate?: unknown } }).opts?.perMessageDeflate);
   if (typeof adapter._encode !== 'function' || compressing) {
-    if (head) io.to(head.room).emit(head.event, head.payload);
-    for (const m of rest) io.to(m.room).emit(m.event, m.payload);
+    if (head) io.local.to(head.room).emit(head.event, head.payload);
+    for (const m of rest) io.local.to(m.room).emit(m.event, m.payload);
     return;
   }
   const enc = adapter as EncodingAdapter;

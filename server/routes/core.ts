@@ -1,11 +1,17 @@
 /**
- * Core routes and socket handlers: health, the currency list, and the socket's session
- * (provide_token, get_userdata, ping/pong) plus update_balances after every balance change.
+ * Core routes and socket handlers: health and readiness, the currency list, and the socket's
+ * session (provide_token, get_userdata, ping/pong) plus update_balances after every balance
+ * change.
+ *
+ * Pushes to a user go to the user's room with `io.to(userRoom(id))`: with REDIS_URL the
+ * socket.io adapter carries them to whichever node holds the user's sockets.
+ * `roomsWithSockets` tells which users have a socket anywhere (so no read is made for users
+ * with none): this node's rooms alone, or every node's through Redis.
  */
 import * as v from 'valibot';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { AppContext, ServerModule } from '../context';
-import { ErrorText, ok } from '../../contract/envelope';
+import { ErrorText, fail, ok } from '../../contract/envelope';
 import { CURRENCIES, DEFAULT_CURRENCY } from '../../contract/currencies';
 import { GetUserdataSchema, ProvideTokenSchema } from '../../contract/socket';
 import { getBalances } from '../domain/ledger';
@@ -15,6 +21,22 @@ import type { AccessClaims } from '../domain/auth/tokens';
 import { familyKey } from '../domain/auth/sessions';
 
 export const userRoom = (userId: number) => `user:${userId}`;
+
+/**
+ * Which of `rooms` have a socket on some node. One node: its own rooms. With Redis: the rooms'
+ * subscriber counts (sharded adapter, one round trip); if Redis does not answer, every room is
+ * assumed to have one (a read too many, never a push lost for that reason).
+ */
+export async function roomsWithSockets(ctx: AppContext, io: SocketServer, rooms: readonly string[]): Promise<Set<string>> {
+  const local = io.sockets.adapter.rooms;
+  if (!ctx.redis) return new Set(rooms.filter((r) => local.has(r)));
+  try {
+    return await ctx.redis.roomsWithSockets(rooms);
+  } catch (err) {
+    ctx.log.warn({ err: err instanceof Error ? err.message : err }, 'room presence from Redis failed; pushing to every room');
+    return new Set(rooms);
+  }
+}
 
 /** Per-socket state: who the socket belongs to once it provided a valid token, and that token's claims. */
 export interface SocketSession {
@@ -130,8 +152,17 @@ export async function userdataFor(ctx: AppContext, userId: number) {
 
 export const coreModule: ServerModule = {
   name: 'core',
-  routes(app) {
-    app.get('/api/health', async () => ok({ status: 'ok' }));
+  routes(app, ctx) {
+    // Alive: the process answers (a draining node is still alive).
+    app.get('/api/health', async () => ok({ status: 'ok', node: ctx.config.nodeId }));
+    // Ready for traffic: database, Redis (when configured) and a fresh price feed, and not
+    // draining; otherwise 503 naming each failing part in `details`.
+    app.get('/api/ready', async (_req, reply) => {
+      const report = await ctx.readiness.report();
+      if (report.ready) return ok({ status: 'ready', node: ctx.config.nodeId, checks: report.checks });
+      const names = report.problems.map((p) => (p.field === 'node' ? p.message : p.field)).join(', ');
+      return reply.status(503).send(fail(`Not ready: ${names}`, report.problems));
+    });
     app.get('/api/v2/currencies', async () => ok({ currencies: CURRENCIES }));
   },
   socket(io, ctx) {
@@ -168,8 +199,9 @@ export const coreModule: ServerModule = {
     // a user's balance many times), and no read for a user with no socket connected.
     const balancesPush = new Coalescer<number, number>(
       async (userIds) => {
+        const present = await roomsWithSockets(ctx, io, userIds.map(userRoom));
         for (const userId of userIds) {
-          if (!io.sockets.adapter.rooms.has(userRoom(userId))) continue;
+          if (!present.has(userRoom(userId))) continue;
           const balances = await getBalances(ctx.db, userId);
           io.to(userRoom(userId)).emit('update_balances', { balances });
         }

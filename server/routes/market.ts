@@ -164,13 +164,15 @@ export const marketModule: ServerModule = {
     ctx.events.on('pairs.changed', (event) => {
       m.setActive(event.payload.pair_code, event.payload.is_active);
       const payload: PairsChanged = { pairs: m.listPairs() };
-      io.emit('pairs', payload);
+      // Every node hears the event and updates its own cache: each tells its own sockets.
+      io.local.emit('pairs', payload);
     });
 
     // Stale quotes (quote-watch.ts): every socket hears when a pair's quotes become delayed or live.
     m.quotes?.onChange((pair_code, quotes) => {
       const status: PairStatus = { pair_code, quotes };
-      io.emit('pair_status', status);
+      // Each node watches its own quotes (every node gets every tick): its own sockets only.
+      io.local.emit('pair_status', status);
     });
 
     m.onTick((tick) => {
@@ -196,7 +198,7 @@ export const marketModule: ServerModule = {
     m.start();
     const io = ctx.io;
     if (io) {
-      const timer = setInterval(() => io.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
+      const timer = setInterval(() => io.local.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
       timer.unref();
       rateTimers.set(ctx, timer);
     }

@@ -23,7 +23,7 @@ import {
 } from '../../contract/orders';
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
-import { userRoom } from './core';
+import { roomsWithSockets, userRoom } from './core';
 import { Coalescer } from '../domain/push-batch';
 
 export const ordersModule: ServerModule = {
@@ -78,7 +78,8 @@ export const ordersModule: ServerModule = {
     type Item = { orderId: number; userId: number | null; change: OrderUpdateEvent['change'] };
     const batch = new Coalescer<string, Item>(
       async (items) => {
-        const wanted = items.filter((i) => i.userId === null || io.sockets.adapter.rooms.has(userRoom(i.userId)));
+        const present = await roomsWithSockets(ctx, io, [...new Set(items.flatMap((i) => (i.userId === null ? [] : [userRoom(i.userId)])))]);
+        const wanted = items.filter((i) => i.userId === null || present.has(userRoom(i.userId)));
         if (wanted.length === 0) return;
         const found = await ctx.services.orders.byIds([...new Set(wanted.map((i) => i.orderId))]);
         for (const item of wanted) {

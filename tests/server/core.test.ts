@@ -13,7 +13,7 @@ describe('server core', () => {
   it('answers health in the envelope', async () => {
     const r = await server.api('GET', '/api/health');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, data: { status: 'ok' }, error: null, error_message: null });
+    expect(r.body).toEqual({ success: true, data: { status: 'ok', node: server.ctx.config.nodeId }, error: null, error_message: null });
   });
   it('answers malformed JSON and unknown routes with a 4xx envelope', async () => {
     const bad = await server.api('POST', '/api/health', '{not json');
