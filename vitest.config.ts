@@ -1,8 +1,17 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Unit, machine-path and server tests run in Node; component tests in jsdom.
+// Unit, machine-path and server tests run in Node; component tests in jsdom; `server-pg` runs the
+// server tests again on PostgreSQL (a throwaway server started once per run, a fresh database per
+// test server: tests/support/postgres.ts, docs/database.md).
 // Browser end-to-end tests are Playwright's (playwright.config.ts), not Vitest's.
+
+// Server tests that are about SQLite itself and have no PostgreSQL form (keep this list short):
+const SQLITE_ONLY = [
+  // Migrates SQLite files written by older versions (001-007) and checks the SQLite triggers on them.
+  'tests/server/books-ledger.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -11,6 +20,18 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/unit/**/*.test.ts', 'tests/machines/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'server-pg',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          exclude: SQLITE_ONLY,
+          globalSetup: ['tests/support/postgres-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -63,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const secrets = loadSecrets(config);
   // Redis first: an unreachable REDIS_URL stops the start before anything else is opened.
   const redis: RedisInfra | null = config.redisUrl ? await openRedis(config.redisUrl, { nodeId: config.nodeId, log: app.log }) : null;
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db')).catch(async (err: unknown) => {
+  const db = await openDatabase(config).catch(async (err: unknown) => {
     await redis?.close();
     throw err;
   });

@@ -23,7 +23,7 @@ function helpText(list: CliCommand[]): string {
     '      show this help',
     ...list.flatMap((c) => [`  ${c.name} ${c.usage}`, `      ${c.description}`]),
     '',
-    'The database is DATA_DIR/tradeterminal.db (DATA_DIR defaults to ./data).',
+    'The database is DATABASE_URL when set, else DATA_DIR/tradeterminal.db (DATA_DIR defaults to ./data).',
   ].join('\n');
 }
 
@@ -45,8 +45,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.error((err as Error).message);
     return 1;
   }
-  // The same file server/app.ts opens.
-  const db = await openDatabase(path.join(config.dataDir, 'tradeterminal.db'));
+  // The same database server/app.ts opens (SQLite in DATA_DIR, or DATABASE_URL).
+  const db = await openDatabase(config);
   const cli: CliContext = {
     config,
     db,

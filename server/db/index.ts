@@ -1,22 +1,79 @@
 /**
- * The database: SQLite through better-sqlite3 (WAL) behind Kysely, so the SQL stays portable
- * to PostgreSQL. `openDatabase` creates the file's folder, applies every migration and returns
- * the Kysely instance; `transaction` runs a write transaction with BEGIN IMMEDIATE so a second
- * process (the operator CLI) can never interleave a read-then-write with the server.
+ * The database behind Kysely, one of two dialects (docs/database.md):
+ *
+ * - SQLite through better-sqlite3 (WAL), the file DATA_DIR/tradeterminal.db: the default, one
+ *   process, nothing to install;
+ * - PostgreSQL through a `pg` pool (server/db/postgres.ts) when DATABASE_URL is set: several
+ *   server processes on one database.
+ *
+ * `openDatabase` opens the one the configuration names, applies every migration (built for that
+ * dialect) and returns the Kysely instance; `dialectOf` tells code that must differ which one it
+ * runs on. `transaction` runs a write transaction: BEGIN IMMEDIATE on SQLite, so a second
+ * process (the operator CLI) can never interleave a read-then-write with the server; BEGIN (read
+ * committed) on PostgreSQL, where every read-then-write locks what it reads (`forUpdate`) and
+ * the whole transaction runs again after a serialization failure, a deadlock or a raced unique
+ * key.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from './schema';
-import { migrations } from './migrations';
+import { migrationsFor } from './migrations';
 import { withStatementCache } from './statement-cache';
+import { createPool, isRetryable } from './postgres';
 
 export type DB = Kysely<Database>;
 /** A handle bound to the one connection of a running transaction (or the db itself for reads). */
 export type Trx = Kysely<Database>;
 
-export async function openDatabase(file: string): Promise<DB> {
+/** The two SQL dialects the server runs on. */
+export type SqlDialect = 'sqlite' | 'postgres';
+
+/** The SQLite file inside DATA_DIR (used when no DATABASE_URL is set). */
+export const SQLITE_FILE = 'tradeterminal.db';
+
+/** What `openDatabase` needs from the configuration (server/config.ts). */
+export interface DatabaseConfig {
+  dataDir: string;
+  /** postgres://... : PostgreSQL; undefined: SQLite in dataDir. */
+  databaseUrl?: string | undefined;
+  databasePoolSize?: number;
+  /** SQLite only: this file instead of DATA_DIR/tradeterminal.db. */
+  sqliteFile?: string;
+}
+
+/** The dialect the configuration selects. */
+export function configuredDialect(config: Pick<DatabaseConfig, 'databaseUrl'>): SqlDialect {
+  return config.databaseUrl ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Open the configured database and bring its schema up to date. The server and the CLI both open
+ * it here, with their configuration; a string is a SQLite file of its own (tools and tests).
+ */
+export async function openDatabase(config: DatabaseConfig | string): Promise<DB> {
+  if (typeof config === 'string') config = { dataDir: path.dirname(config), sqliteFile: config };
+  const dialect = configuredDialect(config);
+  const db =
+    dialect === 'postgres'
+      ? openPostgres(config.databaseUrl!, config.databasePoolSize ?? 10)
+      : openSqliteFile(config.sqliteFile ?? path.join(config.dataDir, SQLITE_FILE));
+  try {
+    await migrate(db, dialect);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return db;
+}
+
+function openPostgres(url: string, poolSize: number): DB {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, poolSize) }) });
+}
+
+/** A SQLite file (or ':memory:'), without running the migrations. */
+export function openSqliteFile(file: string): DB {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -27,12 +84,12 @@ export async function openDatabase(file: string): Promise<DB> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Prepared statements are reused across queries (statement-cache.ts).
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  await migrate(db);
-  return db;
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
-export async function migrate(db: DB): Promise<void> {
+/** Apply every migration not applied yet, in the form written for `dialect`. */
+export async function migrate(db: DB, dialect: SqlDialect = dialectOf(db)): Promise<void> {
+  const migrations = migrationsFor(dialect);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {
@@ -41,16 +98,51 @@ export async function migrate(db: DB): Promise<void> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
+/** The dialect of an open database (or of a transaction's handle). */
+export function dialectOf(db: Kysely<any>): SqlDialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
 /**
- * Run `fn` inside one write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on throw).
- * Kysely's SQLite driver holds one connection behind a mutex, so transactions in this
- * process run one after another; BEGIN IMMEDIATE takes the write lock up front against
- * other processes. Inside `fn` use only the `trx` handle: a query on the outer `db` would wait
- * for this very transaction to finish and never run.
+ * `query ... FOR UPDATE` on PostgreSQL, `query` unchanged on SQLite (where BEGIN IMMEDIATE
+ * already holds the only write lock). Every read inside a transaction whose result decides a
+ * write (a balance, an order's or a payment's status, a token, a code) goes through this, so two
+ * transactions on a pool never both act on the same old value.
+ */
+export function forUpdate<DBT, TB extends keyof DBT, O>(trx: Kysely<any>, query: SelectQueryBuilder<DBT, TB, O>): SelectQueryBuilder<DBT, TB, O> {
+  return dialectOf(trx) === 'postgres' ? query.forUpdate() : query;
+}
+
+/** Attempts of one transaction on PostgreSQL before its retryable error reaches the caller. */
+export const MAX_TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Run `fn` inside one write transaction (COMMIT at the end, ROLLBACK on throw). Inside `fn` use
+ * only the `trx` handle: on SQLite a query on the outer `db` would wait for this very
+ * transaction to finish and never run (Kysely's SQLite driver holds one connection behind a
+ * mutex, so transactions in this process run one after another); on PostgreSQL it would run
+ * outside the transaction.
+ *
+ * On PostgreSQL transactions run concurrently on the pool; `fn` runs again (from the start, on a
+ * fresh transaction) after a serialization failure (40001), a deadlock (40P01) or a unique
+ * violation (23505), up to MAX_TRANSACTION_ATTEMPTS times with a short jittered pause. So `fn`
+ * must only write to the database: anything it changes in memory would be done twice.
  */
 export async function transaction<T>(db: DB, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'sqlite') return runOnce(db, 'begin immediate', fn);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(db, 'begin', fn);
+    } catch (err) {
+      if (attempt >= MAX_TRANSACTION_ATTEMPTS || !isRetryable(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+async function runOnce<T>(db: DB, begin: 'begin' | 'begin immediate', fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+    await sql.raw(begin).execute(conn);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);

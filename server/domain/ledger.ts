@@ -332,14 +332,14 @@ export async function checkZeroSum(trx: Trx): Promise<ZeroSumReport> {
   const currencies = await sql<{ currency: string; sum: number }>`
     select currency, sum(amount) as sum from (
       select currency, amount from balances union all select currency, amount from house_balances
-    ) group by currency having sum(amount) <> 0 order by currency
+    ) t group by currency having sum(amount) <> 0 order by currency
   `.execute(trx);
   const transactions = await sql<{ ledger_tx_id: number; currency: string; sum: number }>`
     select ledger_tx_id, currency, sum(amount) as sum from (
       select ledger_tx_id, currency, amount from ledger_entries
       union all
       select ledger_tx_id, currency, amount from house_entries
-    ) group by ledger_tx_id, currency having sum(amount) <> 0 order by ledger_tx_id limit 100
+    ) t group by ledger_tx_id, currency having sum(amount) <> 0 order by ledger_tx_id limit 100
   `.execute(trx);
   const unsealed = await sql<{ id: number }>`
     select t.id from ledger_transactions t left join ledger_seals s on s.ledger_tx_id = t.id where s.ledger_tx_id is null order by t.id limit 100

@@ -10,7 +10,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrations } from '../../server/db/migrations';
+import { migrationsFor } from '../../server/db/migrations';
 import { openDatabase, transaction, type DB } from '../../server/db';
 import type { Database } from '../../server/db/schema';
 import { exposureDrift } from '../../server/domain/orders/exposure';
@@ -48,7 +48,7 @@ function rawDb(file: string): Kysely<Database> {
   return db;
 }
 
-const migrator = (db: Kysely<Database>) => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+const migrator = (db: Kysely<Database>) => new Migrator({ db, provider: { getMigrations: async () => migrationsFor('sqlite') } });
 
 async function insertUser(db: Kysely<any>, name: string): Promise<number> {
   const now = Date.now();

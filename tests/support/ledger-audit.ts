@@ -17,6 +17,7 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { auditLedger, checkZeroSum } from '../../server/domain/ledger';
 import type { TestServer } from './server';
+import { databaseEnv, databaseUrlOf } from './test-database';
 
 /** Anything a test file keeps its server in: the server itself or a harness holding it. */
 export type ServerHolder = TestServer | { server: TestServer } | null | undefined;
@@ -44,17 +45,18 @@ const DB_FILE = 'tradeterminal.db';
 /**
  * `npm run admin -- audit` on `dataDir` as a separate process. Resolves with its output when it
  * prints "Ledger OK" and exits 0; rejects with its output otherwise (also when the database file
- * is missing, so an audit that runs after the data was removed cannot pass on an empty file).
+ * is missing, so an audit that runs after the data was removed cannot pass on an empty file). On
+ * PostgreSQL the command gets the data folder's database (test-database.ts).
  */
 export function runAuditCommand(dataDir: string): Promise<string> {
-  if (!fs.existsSync(path.join(dataDir, DB_FILE))) {
+  if (!databaseUrlOf(dataDir) && !fs.existsSync(path.join(dataDir, DB_FILE))) {
     return Promise.reject(new Error(`ledger audit: no database at ${path.join(dataDir, DB_FILE)}`));
   }
   return new Promise((resolve, reject) => {
     execFile(
       TSX,
       ['server/cli/admin.ts', 'audit'],
-      { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
+      { env: { ...process.env, ...databaseEnv(dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const out = `${String(stdout)}${String(stderr)}`.trim();
         if (err || !/^Ledger OK: \d+ balances match their entries/m.test(String(stdout))) {

@@ -1,6 +1,8 @@
 /**
  * A real server for tests: built with a temp DATA_DIR on an ephemeral port, spoken to over real
- * HTTP (fetch) and socket.io. `api()` returns the status and the parsed envelope.
+ * HTTP (fetch) and socket.io. `api()` returns the status and the parsed envelope. The database is
+ * SQLite in DATA_DIR, or on the server-pg project a fresh PostgreSQL database of its own
+ * (tests/support/test-database.ts; a restart on the same DATA_DIR finds the same one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import { loadConfig } from '../../server/config';
 import { buildApp, type BuildOptions } from '../../server/app';
 import type { AppContext } from '../../server/context';
 import type { Envelope } from '../../contract/envelope';
+import { prepareDatabase, releaseDatabase } from './test-database';
 
 export interface TestServer {
   baseUrl: string;
@@ -28,6 +31,7 @@ export interface TestServer {
 
 export async function startTestServer(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tt-test-'));
+  const databaseUrl = env.DATABASE_URL ?? (await prepareDatabase(dataDir));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -35,6 +39,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     DATA_DIR: dataDir,
     DIST_DIR: path.join(dataDir, 'no-dist'),
     SEED_DEMO_USER: 'false',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
   const { app, ctx } = await buildApp(config, options);
@@ -95,7 +100,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       }
       for (const s of sockets) s.disconnect();
       await app.close();
-      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!env.DATA_DIR) {
+        if (!env.DATABASE_URL) await releaseDatabase(dataDir);
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
       if (failure) throw failure;
     },
   };

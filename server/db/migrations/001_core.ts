@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import { autoId, type SqlDialect } from './dialect';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
@@ -36,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('ledger_transactions')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
@@ -48,7 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('ledger_entries')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('ledger_tx_id', 'integer', (c) => c.notNull().references('ledger_transactions.id'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('currency', 'text', (c) => c.notNull())
@@ -65,7 +66,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('domain_events')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('user_id', 'integer')
     .addColumn('payload', 'text', (c) => c.notNull())

@@ -5,8 +5,9 @@
  * Telegram later) used when no real transport is configured.
  */
 import { sql, type Kysely } from 'kysely';
+import { autoId, type SqlDialect } from './dialect';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('auth_sessions')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -22,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('refresh_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('family_id', 'text', (c) => c.notNull().references('auth_sessions.id'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -33,7 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('password_resets')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('code_hash', 'text', (c) => c.notNull())
     .addColumn('code_used_at', 'bigint')
@@ -49,7 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('email_verifications')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
@@ -60,7 +61,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('admin_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -70,7 +71,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('auth_attempts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -80,7 +81,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('outbox')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('channel', 'text', (c) => c.notNull())
     .addColumn('recipient', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())

@@ -1,10 +1,11 @@
 /** Orders: the timed up/down orders (see docs/orders.md). Money columns are integer minor units. */
 import { sql, type Kysely } from 'kysely';
+import { autoId, type SqlDialect } from './dialect';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('orders')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('client_request_id', 'text')
     .addColumn('pair_code', 'text', (c) => c.notNull())

@@ -3,8 +3,9 @@
  * Money columns are integer minor units; times are milliseconds since the epoch.
  */
 import { sql, type Kysely } from 'kysely';
+import { autoId, type SqlDialect } from './dialect';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('payment_methods')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -37,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('payment_transactions')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('transaction_type', 'text', (c) => c.notNull().check(sql`transaction_type in ('deposit', 'withdrawal')`))
     .addColumn('status', 'text', (c) =>

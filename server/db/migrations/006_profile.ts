@@ -5,8 +5,9 @@
  * since the epoch.
  */
 import { sql, type Kysely } from 'kysely';
+import { autoId, type SqlDialect } from './dialect';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('user_profiles')
     .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id'))
@@ -39,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('two_factor_challenges')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('challenge_hash', 'text', (c) => c.notNull().unique())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
@@ -51,7 +52,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('documents')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('type', 'text', (c) =>
       c
@@ -71,7 +72,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('document_files')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('original_name', 'text', (c) => c.notNull())
@@ -97,7 +98,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('telegram_link_codes')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('code_hash', 'text', (c) => c.notNull().unique())
     .addColumn('code_sealed', 'text', (c) => c.notNull())

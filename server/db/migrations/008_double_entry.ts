@@ -23,10 +23,12 @@
  *   demo login's seed money: `house:clearing:seed`; anything else: `house:suspense`), then every
  *   transaction is sealed, which runs the zero-sum check on all of them.
  *
- * SQLite trigger syntax; a PostgreSQL deployment uses a constraint trigger
- * `deferrable initially deferred` on the entries instead of the seal (docs/money.md).
+ * The same guards on PostgreSQL, as plpgsql trigger functions with the same rules and messages
+ * (the seal stays the commit point on both, so postLedger and the audit do not differ).
  */
 import { sql, type Kysely } from 'kysely';
+import { autoIdSql, type SqlDialect } from './dialect';
+import { appendOnlyPostgres } from './007_ledger_guards';
 
 const APPEND_ONLY = ['house_entries', 'ledger_seals'] as const;
 
@@ -36,7 +38,7 @@ const SUMS_OF_TX = `select currency, sum(amount) as s from (
       select currency, amount from house_entries where ledger_tx_id = new.ledger_tx_id
     ) group by currency`;
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await sql`create table house_balances (
     account text not null check (account like 'house:%'),
     currency text not null,
@@ -45,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     primary key (account, currency)
   )`.execute(db);
   await sql`create table house_entries (
-    id integer primary key autoincrement,
+    id ${sql.raw(autoIdSql(dialect))},
     ledger_tx_id integer not null references ledger_transactions(id),
     account text not null check (account like 'house:%'),
     currency text not null,
@@ -81,6 +83,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`insert into pair_exposure (pair_code, direction, currency, open_count, stakes, payouts)
     select pair_code, direction, currency, count(*), sum(stake), sum(stake + stake * payout_rate_bp / 10000)
     from orders where status = 'open' and account = 'real' group by pair_code, direction, currency`.execute(db);
+  if (dialect === 'postgres') await postgresTriggers(db);
+  else await sqliteTriggers(db);
+  await backfill(db);
+}
+
+async function sqliteTriggers(db: Kysely<any>): Promise<void> {
   await sql
     .raw(
       `create trigger orders_exposure_open after insert on orders when new.status = 'open' and new.account = 'real'
@@ -127,8 +135,69 @@ export async function up(db: Kysely<any>): Promise<void> {
         .execute(db);
     }
   }
+}
 
-  await backfill(db);
+/** The same triggers on PostgreSQL: plpgsql functions, the same conditions and messages. */
+async function postgresTriggers(db: Kysely<any>): Promise<void> {
+  await sql
+    .raw(
+      `create function orders_exposure() returns trigger language plpgsql as $$
+       begin
+         if tg_op = 'INSERT' then
+           if new.status = 'open' and new.account = 'real' then
+             insert into pair_exposure (pair_code, direction, currency, open_count, stakes, payouts)
+             values (new.pair_code, new.direction, new.currency, 1, new.stake, new.stake + new.stake * new.payout_rate_bp / 10000)
+             on conflict (pair_code, direction, currency) do update set
+               open_count = pair_exposure.open_count + 1, stakes = pair_exposure.stakes + excluded.stakes,
+               payouts = pair_exposure.payouts + excluded.payouts;
+           end if;
+         elsif old.status = 'open' and new.status <> 'open' and old.account = 'real' then
+           update pair_exposure set open_count = open_count - 1, stakes = stakes - old.stake,
+             payouts = payouts - (old.stake + old.stake * old.payout_rate_bp / 10000)
+           where pair_code = old.pair_code and direction = old.direction and currency = old.currency;
+         end if;
+         return null;
+       end $$`,
+    )
+    .execute(db);
+  await sql`create trigger orders_exposure_open after insert on orders for each row execute function orders_exposure()`.execute(db);
+  await sql`create trigger orders_exposure_close after update of status on orders for each row execute function orders_exposure()`.execute(db);
+
+  await sql
+    .raw(
+      `create function ledger_seal_zero_sum() returns trigger language plpgsql as $$
+       begin
+         if exists (
+           select 1 from (
+             select currency, sum(amount) as s from (
+               select currency, amount from ledger_entries where ledger_tx_id = new.ledger_tx_id
+               union all
+               select currency, amount from house_entries where ledger_tx_id = new.ledger_tx_id
+             ) legs group by currency
+           ) sums where s <> 0
+         ) then
+           raise exception 'ledger transaction does not balance: its entries must sum to zero per currency' using errcode = 'P0001';
+         end if;
+         return new;
+       end $$`,
+    )
+    .execute(db);
+  await sql`create trigger ledger_seals_zero_sum before insert on ledger_seals for each row execute function ledger_seal_zero_sum()`.execute(db);
+  await sql
+    .raw(
+      `create function ledger_refuse_sealed() returns trigger language plpgsql as $$
+       begin
+         if exists (select 1 from ledger_seals where ledger_tx_id = new.ledger_tx_id) then
+           raise exception 'ledger transaction is sealed: % insert refused', tg_table_name using errcode = 'P0001';
+         end if;
+         return new;
+       end $$`,
+    )
+    .execute(db);
+  for (const table of ['ledger_entries', 'house_entries']) {
+    await sql.raw(`create trigger ${table}_sealed before insert on ${table} for each row execute function ledger_refuse_sealed()`).execute(db);
+  }
+  for (const table of APPEND_ONLY) await appendOnlyPostgres(db, table);
 }
 
 interface OneSided {
@@ -186,7 +255,17 @@ async function backfill(db: Kysely<any>): Promise<void> {
   await sql`insert into ledger_seals (ledger_tx_id, created_at) select id, created_at from ledger_transactions order by id`.execute(db);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`drop trigger if exists orders_exposure_open on orders`.execute(db);
+    await sql`drop trigger if exists orders_exposure_close on orders`.execute(db);
+    await sql`drop trigger if exists ledger_entries_sealed on ledger_entries`.execute(db);
+    for (const t of ['pair_exposure', 'risk_limits', 'ledger_seals', 'house_entries', 'house_balances']) await sql.raw(`drop table if exists ${t}`).execute(db);
+    await sql`drop index if exists orders_pair_status`.execute(db);
+    await sql`drop index if exists ledger_entries_tx`.execute(db);
+    for (const f of ['orders_exposure', 'ledger_seal_zero_sum', 'ledger_refuse_sealed']) await sql.raw(`drop function if exists ${f}()`).execute(db);
+    return;
+  }
   for (const table of APPEND_ONLY) for (const op of ['update', 'delete']) await sql.raw(`drop trigger if exists ${table}_no_${op}`).execute(db);
   await sql`drop trigger if exists ledger_entries_sealed`.execute(db);
   await sql`drop trigger if exists house_entries_sealed`.execute(db);

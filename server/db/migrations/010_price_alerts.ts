@@ -6,11 +6,12 @@
  * docs/trader-tools.md.
  */
 import { sql, type Kysely } from 'kysely';
+import { autoId, type SqlDialect } from './dialect';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('price_alerts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoId(dialect))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('pair_code', 'text', (c) => c.notNull())
     .addColumn('direction', 'text', (c) => c.notNull().check(sql`direction in ('above', 'below')`))

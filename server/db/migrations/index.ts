@@ -1,8 +1,11 @@
 /**
  * Every migration, in order. A new migration is a new numbered file added here; a shipped
- * migration is never edited.
+ * migration is never edited in its SQLite form (existing files keep working). Each file's `up`
+ * takes the dialect it is built for: `migrationsFor(dialect)` binds it, from the configuration
+ * (server/db/index.ts), so a migration never guesses which database it runs on.
  */
 import type { Migration } from 'kysely';
+import type { DialectMigration, SqlDialect } from './dialect';
 import * as m001 from './001_core';
 import * as m002 from './002_auth';
 import * as m003 from './003_market';
@@ -14,7 +17,7 @@ import * as m008 from './008_double_entry';
 import * as m009 from './009_tick_chain';
 import * as m010 from './010_price_alerts';
 
-export const migrations: Record<string, Migration> = {
+const files: Record<string, DialectMigration> = {
   '001_core': m001,
   '002_auth': m002,
   '003_market': m003,
@@ -26,3 +29,13 @@ export const migrations: Record<string, Migration> = {
   '009_tick_chain': m009,
   '010_price_alerts': m010,
 };
+
+/** The migrations for one dialect, by name (Kysely's Migrator runs them in name order). */
+export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(files).map(([name, m]) => {
+      const down = m.down;
+      return [name, { up: (db) => m.up(db, dialect), ...(down ? { down: (db) => down(db, dialect) } : {}) } satisfies Migration];
+    }),
+  );
+}
