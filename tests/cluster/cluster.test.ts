@@ -64,6 +64,13 @@ function placeOrder(user: User, direction: 'up' | 'down', expiry: number) {
   );
 }
 
+/** The id of the order an answer carries (fails the test when there is none). */
+function orderId(r: { body: { data: any } }): number {
+  const id = r.body.data?.order?.order_id;
+  expect(Number.isSafeInteger(id), `no order id in ${JSON.stringify(r.body)}`).toBe(true);
+  return id as number;
+}
+
 async function socketFor(user: User | null, url = cluster.url, reconnection = false): Promise<ClusterSocket> {
   const s = await clusterSocket(url, { token: user?.token, reconnection });
   sockets.push(s);
@@ -86,10 +93,11 @@ async function expectSettledOnce(ids: number[]): Promise<void> {
     [ids],
   );
   expect(orders.rows.map((o) => o.id)).toEqual([...ids].sort((a, b) => a - b));
-  const events = await db.query<{ payload: string }>(`select payload from domain_events where type = 'order.settled'`);
+  const events = await db.query<{ payload: string | { order_id: number } }>(`select payload from domain_events where type = 'order.settled'`);
   const settledEvents = new Map<number, number>();
   for (const e of events.rows) {
-    const id = Number((JSON.parse(e.payload) as { order_id: number }).order_id);
+    const payload = typeof e.payload === 'string' ? (JSON.parse(e.payload) as { order_id: number }) : e.payload;
+    const id = Number(payload.order_id);
     settledEvents.set(id, (settledEvents.get(id) ?? 0) + 1);
   }
   const txs = await db.query<{ ref_id: string; kind: string; n: string }>(
@@ -131,7 +139,7 @@ describe('three nodes behind nginx', () => {
     const live = await socketFor(user);
     const socketNode = live.node();
     expect(socketNode).toMatch(/^node\d$/);
-    const updates = collect<{ change: string; order: { id: number } }>(live.socket, 'order_update');
+    const updates = collect<{ change: string; order: { order_id: number } }>(live.socket, 'order_update');
     const balances = collect<{ balances: unknown }>(live.socket, 'update_balances');
 
     // Round-robin: within a few orders one lands on a node other than the socket's.
@@ -142,16 +150,16 @@ describe('three nodes behind nginx', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       expect(r.node).toMatch(/^node\d$/);
       nodesSeen.add(r.node!);
-      if (r.node !== socketNode) placed = { id: r.body.data.order.id, node: r.node! };
+      if (r.node !== socketNode) placed = { id: orderId(r), node: r.node! };
     }
     expect(placed, `every order landed on ${socketNode}`).not.toBeNull();
     const { id } = placed!;
-    await waitFor(() => updates.some((u) => u.order.id === id && u.change === 'opened'), 10_000, `order_update opened for order ${id}`);
+    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'opened'), 10_000, `order_update opened for order ${id}`);
     expect(balances.length).toBeGreaterThan(0);
     // Its settlement (by whichever node claims it) reaches the socket too, once.
-    await waitFor(() => updates.some((u) => u.order.id === id && u.change === 'settled'), 30_000, `order_update settled for order ${id}`);
+    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'settled'), 30_000, `order_update settled for order ${id}`);
     await sleep(300);
-    expect(updates.filter((u) => u.order.id === id && u.change === 'settled')).toHaveLength(1);
+    expect(updates.filter((u) => u.order.order_id === id && u.change === 'settled')).toHaveLength(1);
     // The socket never moved: the pushes crossed from the placing node to the socket's.
     expect(live.node()).toBe(socketNode);
   });
@@ -192,7 +200,7 @@ describe('three nodes behind nginx', () => {
     for (let i = 0; i < 9; i++) {
       const r = await placeOrder(users[i % 2], i % 2 ? 'up' : 'down', 6);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
-      ids.push(r.body.data.order.id);
+      ids.push(orderId(r));
       servedBy.add(r.node!);
     }
     // Placed through every node, the leader included.
@@ -237,7 +245,7 @@ describe('three nodes behind nginx', () => {
   it('a rolling restart loses no acknowledged order, and the client reconnects', async () => {
     const user = await registerUser();
     const live = await socketFor(user, cluster.url, true);
-    const updates = collect<{ change: string; order: { id: number } }>(live.socket, 'order_update');
+    const updates = collect<{ change: string; order: { order_id: number } }>(live.socket, 'order_update');
 
     const acknowledged: number[] = [];
     const refused: string[] = [];
@@ -245,7 +253,7 @@ describe('three nodes behind nginx', () => {
     const client = (async () => {
       for (let i = 0; placing; i++) {
         const r = await placeOrder(user, i % 2 ? 'up' : 'down', 5);
-        if (r.status === 201 || r.status === 200) acknowledged.push(r.body.data.order.id);
+        if (r.status === 201 || r.status === 200) acknowledged.push(orderId(r));
         else refused.push(`${r.status} ${r.body.error ?? ''}`);
         await sleep(100);
       }
@@ -277,7 +285,7 @@ describe('three nodes behind nginx', () => {
     expect(live.socket.connected).toBe(true);
     const r = await placeOrder(user, 'up', 5);
     expect(r.status).toBe(201);
-    const id = r.body.data.order.id as number;
-    await waitFor(() => updates.some((u) => u.order.id === id && u.change === 'opened'), 10_000, 'a push after the restart');
+    const id = orderId(r);
+    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'opened'), 10_000, 'a push after the restart');
   });
 });
