@@ -53,7 +53,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Behind a load balancer: req.ip is the client's, from the balancer's X-Forwarded-For (TRUST_PROXY).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Requests that arrive while the node drains are answered by the drain hook below, in the
     // envelope (Fastify's own closing answer is not), and /api/ready still says why.
     return503OnClosing: false,
@@ -233,6 +234,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     eventsPerSecond: config.socketEventsPerSecond,
     burst: config.socketEventBurst,
     counter,
+    trustedProxies: config.trustProxy,
     onAbuse: (info) => app.log.warn(info, 'socket limit hit'),
   });
   for (const m of modules) m.socket?.(io, ctx);

@@ -177,6 +177,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       DIST_DIR: path.join(root, 'no-dist'),
       SEED_DEMO_USER: 'false',
       RATE_LIMIT: 'false',
+      // nginx runs on loopback: its X-Forwarded-For names the client (as in production, docs/deploy.md).
+      TRUST_PROXY: '127.0.0.1',
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_SIZE: '5',
       REDIS_URL: redis.url,
