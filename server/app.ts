@@ -47,6 +47,8 @@ export interface BuildOptions {
   now?: () => number;
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
   marketFeed?: PriceFeed;
+  /** Cluster feed leadership poll (ms; docs/cluster.md); tests poll faster than the default. */
+  clusterPollMs?: number;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -69,7 +71,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw err;
   });
   const readiness = new Readiness();
-  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'));
+  // On PostgreSQL several nodes share the outbox: each event is claimed once (events.ts).
+  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'), { claim: config.databaseUrl !== undefined, now: options.now });
   const now = options.now ?? (() => Date.now());
   let markStarted: () => void = () => undefined;
   let markFailed: (err: unknown) => void = () => undefined;
@@ -99,7 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     whenStarted: () => started,
   };
   // The composition root: every domain service, typed, before any route exists.
-  const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed }) });
+  const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed, clusterPollMs: options.clusterPollMs }) });
 
   app.decorateRequest('auth', null);
   // Which node answered (behind a balancer): operators read it in logs, the cluster test proves

@@ -17,6 +17,7 @@ import { activeFamilies, isFamilyActive } from './domain/auth/sessions';
 import { seedDemoUser } from './domain/auth/demo';
 import { primeDummyHash } from './domain/auth/passwords';
 import { Market } from './domain/market/service';
+import { buildClusterNode } from './cluster';
 import type { PriceFeed } from './domain/market/types';
 import { OrdersService } from './domain/orders/service';
 import { PaymentsService } from './domain/payments/service';
@@ -28,6 +29,8 @@ import { avatarsDir, uploadsDir } from './domain/profile/storage';
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
   marketFeed?: PriceFeed;
+  /** Cluster feed leadership poll (ms); tests poll faster than the default. */
+  clusterPollMs?: number;
 }
 
 /** Whether the session an access token belongs to is still alive (logout, revocation, reuse). */
@@ -57,7 +60,10 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   // ---- market and orders -------------------------------------------------------------------
   const market = new Market(base, options.marketFeed);
   await market.init();
-  const orders = new OrdersService({ db, tx, now, log, market, riskMaxPairLossUsd: config.riskMaxPairLossUsd });
+  // Several nodes on PostgreSQL (docs/cluster.md): one leads the feed, the others follow the tick
+  // bus; null on SQLite. Started and stopped by the market module.
+  const cluster = buildClusterNode(base, market, { pollMs: options.clusterPollMs });
+  const orders = new OrdersService({ db, tx, now, log, market, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null });
   // Tick retention keeps every tick from the oldest open order's acceptance on (its entry and
   // exit ticks are what its settlement is checked against).
   market.setRetentionFloor(() => orders.earliestOpenAcceptedAt());
@@ -82,10 +88,10 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   await fs.mkdir(uploadsDir(config.dataDir), { recursive: true, mode: 0o700 });
 
   // ---- trader tools: price alerts (listen to the market's ticks once started) --------------
-  const alerts = new AlertsService({ db, tx, now, log, market });
+  const alerts = new AlertsService({ db, tx, now, log, market, cluster: cluster !== null });
 
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, demoLogin, market, orders, payments, profile, alerts };
+  return { mailer, sessions, auth, demoLogin, market, cluster, orders, payments, profile, alerts };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -7,6 +7,14 @@
  * by another process such as the operator CLI) and hands them to in-process listeners: the
  * socket layer pushes update_balances / payment_status_update, the Telegram notifier sends
  * messages. Listeners must be idempotent enough to tolerate a redelivery after a restart.
+ *
+ * Several nodes on one PostgreSQL database (`claim: true`, docs/cluster.md "Outbox"): an
+ * in-memory cursor would deliver every event once per node and skip an id that commits after a
+ * higher one. Instead a node claims the oldest undelivered rows with FOR UPDATE SKIP LOCKED,
+ * hands them to its listeners and marks them delivered (`delivered_at`, migration 011) in the
+ * same transaction: each event goes out once cluster-wide (pushes reach the user's sockets on any
+ * node through the socket.io adapter), and a row that commits late is simply claimed later. A
+ * node that dies mid-delivery rolls back its claim: the rows are delivered again by another.
  */
 import type { DB, Trx } from '../db';
 
@@ -49,6 +57,12 @@ type Listener = (event: DomainEvent) => void | Promise<void>;
 /** Events read and delivered per step of a drain (the loop yields between steps). */
 export const DELIVERY_PAGE = 100;
 
+export interface DispatcherOptions {
+  /** Claim undelivered rows instead of following a cursor (several nodes on PostgreSQL). */
+  claim?: boolean;
+  now?: () => number;
+}
+
 export class EventDispatcher {
   private cursor = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -60,10 +74,19 @@ export class EventDispatcher {
     private readonly db: DB,
     private readonly pollMs = 250,
     private readonly onError: (err: unknown) => void = () => undefined,
+    private readonly options: DispatcherOptions = {},
   ) {}
 
-  /** Start after the newest existing event: events from before this start are not replayed. */
+  /**
+   * Start after the newest existing event: events from before this start are not replayed
+   * (claiming: every undelivered event is delivered, whichever node recorded it).
+   */
   async start(): Promise<void> {
+    if (this.options.claim) {
+      this.timer = setInterval(() => this.poke(), this.pollMs);
+      this.timer.unref();
+      return;
+    }
     const row = await this.db
       .selectFrom('domain_events')
       .select((eb) => eb.fn.max('id').as('max'))
@@ -97,6 +120,7 @@ export class EventDispatcher {
   }
 
   private async drain(): Promise<void> {
+    if (this.options.claim) return this.drainClaimed();
     for (;;) {
       const rows = await this.db
         .selectFrom('domain_events')
@@ -108,24 +132,55 @@ export class EventDispatcher {
       if (rows.length === 0) return;
       for (const row of rows) {
         this.cursor = row.id;
-        const event: DomainEvent = {
-          id: row.id,
-          type: row.type as DomainEventType,
-          userId: row.user_id,
-          payload: JSON.parse(row.payload),
-          createdAt: Number(row.created_at),
-        };
-        for (const l of this.listeners.get(row.type) ?? []) {
-          try {
-            await l(event);
-          } catch (err) {
-            this.onError(err);
-          }
-        }
+        await this.deliver(row);
       }
       // A burst (thousands of settlements) is delivered a page at a time with the event loop
       // free in between: ticks and requests are not held up behind it.
       await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Claim a page of undelivered events, deliver them and mark them, in one transaction; repeat. */
+  private async drainClaimed(): Promise<void> {
+    for (;;) {
+      const delivered = await this.db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom('domain_events')
+          .select(['id', 'type', 'user_id', 'payload', 'created_at'])
+          .where('delivered_at', 'is', null)
+          .orderBy('id')
+          .limit(DELIVERY_PAGE)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (rows.length === 0) return 0;
+        for (const row of rows) await this.deliver(row);
+        await trx
+          .updateTable('domain_events')
+          .set({ delivered_at: (this.options.now ?? Date.now)() })
+          .where('id', 'in', rows.map((r) => r.id))
+          .execute();
+        return rows.length;
+      });
+      if (delivered === 0) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async deliver(row: { id: number; type: string; user_id: number | null; payload: string; created_at: number }): Promise<void> {
+    const event: DomainEvent = {
+      id: Number(row.id),
+      type: row.type as DomainEventType,
+      userId: row.user_id === null ? null : Number(row.user_id),
+      payload: JSON.parse(row.payload),
+      createdAt: Number(row.created_at),
+    };
+    for (const l of this.listeners.get(row.type) ?? []) {
+      try {
+        await l(event);
+      } catch (err) {
+        this.onError(err);
+      }
     }
   }
 
@@ -137,6 +192,10 @@ export class EventDispatcher {
 
   /** Drop delivered events older than `maxAgeMs`. */
   async prune(maxAgeMs: number, now = Date.now()): Promise<void> {
+    if (this.options.claim) {
+      await this.db.deleteFrom('domain_events').where('created_at', '<', now - maxAgeMs).where('delivered_at', 'is not', null).execute();
+      return;
+    }
     await this.db
       .deleteFrom('domain_events')
       .where('created_at', '<', now - maxAgeMs)

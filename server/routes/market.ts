@@ -171,7 +171,7 @@ export const marketModule: ServerModule = {
     // Stale quotes (quote-watch.ts): every socket hears when a pair's quotes become delayed or live.
     m.quotes?.onChange((pair_code, quotes) => {
       const status: PairStatus = { pair_code, quotes };
-      // Each node watches its own quotes (every node gets every tick): its own sockets only.
+      // This node's own quote state to its own sockets (every node computes the same one).
       io.local.emit('pair_status', status);
     });
 
@@ -196,8 +196,11 @@ export const marketModule: ServerModule = {
   start(ctx) {
     const m = ctx.services.market;
     m.start();
+    // Feed leadership and the tick bus (docs/cluster.md; null on SQLite).
+    ctx.services.cluster?.start();
     const io = ctx.io;
     if (io) {
+      // Every node sends its own sockets the rates (io.local: not through the cluster's adapter).
       const timer = setInterval(() => io.local.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
       timer.unref();
       rateTimers.set(ctx, timer);
@@ -208,6 +211,7 @@ export const marketModule: ServerModule = {
     const timer = rateTimers.get(ctx);
     if (timer) clearInterval(timer);
     rateTimers.delete(ctx);
+    await ctx.services.cluster?.stop();
     await ctx.services.market.stop();
   },
 };

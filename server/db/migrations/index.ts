@@ -16,6 +16,7 @@ import * as m007 from './007_ledger_guards';
 import * as m008 from './008_double_entry';
 import * as m009 from './009_tick_chain';
 import * as m010 from './010_price_alerts';
+import * as m011 from './011_cluster';
 
 const files: Record<string, DialectMigration> = {
   '001_core': m001,
@@ -28,6 +29,7 @@ const files: Record<string, DialectMigration> = {
   '008_double_entry': m008,
   '009_tick_chain': m009,
   '010_price_alerts': m010,
+  '011_cluster': m011,
 };
 
 /** The migrations for one dialect, by name (Kysely's Migrator runs them in name order). */

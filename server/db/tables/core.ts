@@ -64,6 +64,16 @@ export interface DomainEventsTable {
   user_id: number | null;
   payload: string;
   created_at: number;
+  /** PostgreSQL only: when a node delivered the event (migration 011); SQLite leaves it null. */
+  delivered_at: Generated<number | null>;
+}
+
+/** One row per leadership (`feed`): the epoch is the fencing token of the current term. */
+export interface ClusterLeasesTable {
+  name: string;
+  epoch: number;
+  holder: string;
+  taken_at: number;
 }
 
 export interface CoreTables {
@@ -72,4 +82,5 @@ export interface CoreTables {
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   domain_events: DomainEventsTable;
+  cluster_leases: ClusterLeasesTable;
 }

@@ -30,7 +30,16 @@ export interface AlertsDeps {
   now: () => number;
   log: { error(obj: unknown, msg?: string): void };
   market: Pick<MarketService, 'getPair' | 'latestTick' | 'onTick'>;
+  /**
+   * Several nodes share the database (docs/cluster.md): every node re-reads the waiting alerts
+   * every ALERT_REFRESH_MS, so alerts created on another node (or left by a stopped one) are
+   * watched here too; the firing's `fired_at is null` claim keeps it to one firing.
+   */
+  cluster?: boolean;
 }
+
+/** Cluster: how often the waiting alerts are read again. */
+export const ALERT_REFRESH_MS = 1000;
 
 interface Waiting {
   id: number;
@@ -54,20 +63,36 @@ export type AlertRow = Selectable<PriceAlertsTable>;
 export class AlertsService {
   private readonly waiting = new Map<string, PairQueue>();
   private off: (() => void) | null = null;
+  private refreshTimer: NodeJS.Timeout | null = null;
   /** Firings in flight (tests and stop() wait for them). */
   private readonly inflight = new Set<Promise<void>>();
+  /** Ids of the alerts being fired right now. */
+  private readonly firing = new Set<number>();
 
   constructor(private readonly deps: AlertsDeps) {}
 
   /** Load the waiting alerts and listen to the tick stream. */
   async start(): Promise<void> {
+    await this.reload();
+    this.off ??= this.deps.market.onTick((tick) => this.onTick(tick));
+    if (this.deps.cluster && !this.refreshTimer) {
+      this.refreshTimer = setInterval(() => {
+        this.reload().catch((err: unknown) => this.deps.log.error({ err }, 'price alerts refresh failed'));
+      }, ALERT_REFRESH_MS);
+      this.refreshTimer.unref();
+    }
+  }
+
+  /** Index the waiting alerts as stored (a firing in flight is left out). */
+  private async reload(): Promise<void> {
     const rows = await this.deps.db.selectFrom('price_alerts').selectAll().where('fired_at', 'is', null).execute();
     this.waiting.clear();
-    for (const row of rows) this.index(row);
-    this.off ??= this.deps.market.onTick((tick) => this.onTick(tick));
+    for (const row of rows) if (!this.firing.has(Number(row.id))) this.index(row);
   }
 
   async stop(): Promise<void> {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.refreshTimer = null;
     this.off?.();
     this.off = null;
     await Promise.all([...this.inflight]);
@@ -209,9 +234,13 @@ export class AlertsService {
       const alert = list[0]!;
       if (!alertReached(alert.direction, alert.scaled, priceToScaled(tick.price, alert.precision))) return;
       list.shift();
+      this.firing.add(alert.id);
       const firing = this.fire(alert, tick)
         .catch((err: unknown) => this.deps.log.error({ err, alert: alert.id }, 'price alert firing failed'))
-        .finally(() => this.inflight.delete(firing));
+        .finally(() => {
+          this.inflight.delete(firing);
+          this.firing.delete(alert.id);
+        });
       this.inflight.add(firing);
     }
   }

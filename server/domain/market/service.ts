@@ -13,6 +13,12 @@
  * transaction. Reads that need the database (older ticks, stored candles) and every write run
  * one after another on `serial`, so a read never misses a batch that is half-way into the
  * database: whatever has not been written yet is still in memory, where the read looks next.
+ *
+ * Roles (docs/cluster.md): a node of its own (`single`, the SQLite default) does all of the
+ * above. In a cluster the `leader` does the same, with every write fenced by its epoch and every
+ * tick handed to the tick bus; a `follower` runs no feed and writes no ticks or candles: it takes
+ * the leader's numbered ticks from the bus (`acceptRemote`) into the same ring, candles, quote
+ * state and listeners.
  */
 import type { Candle, Pair, Rate } from '../../../contract/market';
 import { TIMEFRAMES, TimeframeSchema, type Timeframe } from '../../../contract/user';
@@ -52,6 +58,31 @@ import {
 } from './tick-log';
 
 export const FLUSH_INTERVAL_MS = 500;
+
+/** `single`: a node of its own; in a cluster, the feed's `leader` or a `follower` (docs/cluster.md). */
+export type MarketRole = 'single' | 'leader' | 'follower';
+
+/** What a cluster leader's market needs for one term (server/cluster/node.ts). */
+export interface LeaderTerm {
+  epoch: number;
+  /** Runs first inside every tick-log write; throws FencedError when the epoch is no longer current. */
+  fence: (trx: Trx) => Promise<void>;
+  /** Every tick this node numbered, as logged (to the tick bus). */
+  publish: (tick: Tick) => void;
+  /** A write was refused by the fence: another node leads now. */
+  onFenced: () => void;
+}
+
+/** The tick log refused a write of a deposed leader. */
+export class FencedError extends Error {
+  constructor(
+    readonly epoch: number,
+    readonly current: number | null,
+  ) {
+    super(`feed epoch ${epoch} is no longer current (now ${current ?? 'none'})`);
+    this.name = 'FencedError';
+  }
+}
 export const RETENTION_INTERVAL_MS = 60_000;
 /** The ring keeps at least this many seconds of ticks per pair at the configured rate. */
 export const RING_SECONDS = 600;
@@ -73,6 +104,8 @@ interface Series {
    * it). The next tick numbers after it and is not older than it; cleared by that tick.
    */
   handedOut: { seq: number; time: number } | null;
+  /** Cluster follower: the leader's epoch of the ring's newest tick (a newer epoch may renumber). */
+  epoch: number;
 }
 
 const candleKey = (c: Candle) => `${c.pair_code}|${c.timeframe}|${c.timestamp}`;
@@ -97,6 +130,11 @@ export class Market implements MarketService {
   private retentionFloor: RetentionFloor | null = null;
   private running = false;
   private stopped = false;
+  private role: MarketRole = 'single';
+  /** The newest leader epoch this node has seen (cluster only). */
+  private epoch = 0;
+  /** The current term while this node leads, and until its last write after stepping down. */
+  private term: LeaderTerm | null = null;
   /** True when the embedded simulator is the feed (only then is history backfilled). */
   private simulated = false;
   private markStarted: () => void = () => undefined;
@@ -177,6 +215,7 @@ export class Market implements MarketService {
         backfilled: false,
         backfilling: null,
         handedOut: null,
+        epoch: 0,
       };
       const a = anchorByPair.get(pair.pair_code);
       if (a) {
@@ -202,26 +241,27 @@ export class Market implements MarketService {
       this.pairs.push(pair);
     }
 
-    const override = this.feedOverride;
-    if (override) {
-      this.feed = override;
-    } else {
-      this.simulated = true;
-      // MARKET_FEED picks the feeds (feeds/select.ts): the simulator, or Binance for crypto.
-      this.feed = buildFeed({
-        config: this.ctx.config,
-        pairs: [...this.series.values()].filter((s) => s.pair.is_active !== false).map((s) => s.spec),
-        resume,
-        clock: this.ctx.now,
-        log: this.ctx.log,
-      });
-    }
+    this.feed = this.buildFeed(resume);
     this.quotes = new QuoteWatch(
       [...this.series.values()].filter((s) => s.pair.is_active !== false).map((s) => s.pair),
       this.ctx.config.staleQuoteMs,
       (code) => this.series.get(code)?.ring.latest()?.time,
       this.ctx.now,
     );
+  }
+
+  private buildFeed(resume: ReadonlyMap<string, ResumePoint>): PriceFeed {
+    const override = this.feedOverride;
+    if (override) return override;
+    this.simulated = true;
+    // MARKET_FEED picks the feeds (feeds/select.ts): the simulator, or Binance for crypto.
+    return buildFeed({
+      config: this.ctx.config,
+      pairs: [...this.series.values()].filter((s) => s.pair.is_active !== false).map((s) => s.spec),
+      resume,
+      clock: this.ctx.now,
+      log: this.ctx.log,
+    });
   }
 
   /** Stale-quote state per pair (quote-watch.ts); set by init. */
@@ -237,19 +277,165 @@ export class Market implements MarketService {
     return this.ctx.config.staleQuoteMs[category];
   }
 
-  /** Start the feed, the batched writer and retention. */
+  /**
+   * Start the feed, the batched writer and retention (a cluster node starts as a follower: its
+   * feed, writer and retention run only while it leads).
+   */
   start(): void {
     if (this.running || this.stopped || !this.feed) return;
     this.running = true;
-    this.feed.start(this.ingest);
+    if (this.role !== 'follower') this.startFeed();
+    this.quotes?.start();
+    this.markStarted();
+  }
+
+  private startFeed(): void {
+    this.feed!.start(this.ingest);
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
     this.retentionTimer = setInterval(() => {
       this.runRetention().catch((err) => this.ctx.log.error({ err }, 'market retention failed'));
     }, RETENTION_INTERVAL_MS);
     this.retentionTimer.unref();
-    this.quotes?.start();
-    this.markStarted();
+  }
+
+  private stopFeed(): void {
+    this.feed?.stop();
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
+    this.flushTimer = this.retentionTimer = null;
+  }
+
+  // ---- cluster roles (docs/cluster.md) --------------------------------------------------------
+
+  /** This node's role: `single` unless the cluster made it a follower or the leader. */
+  get clusterRole(): MarketRole {
+    return this.role;
+  }
+
+  /** The newest leader epoch seen (0 on a single node). */
+  get clusterEpoch(): number {
+    return this.epoch;
+  }
+
+  /** Join a cluster as a follower (before start): no feed, no tick or candle writes. */
+  joinCluster(): void {
+    if (this.role === 'single') this.role = 'follower';
+  }
+
+  /**
+   * This node took the feed's lock for `term.epoch` (its bump is committed): continue every pair
+   * after the newest tick anyone handed out (the log, the bus ticks this node holds, the orders'
+   * recorded ticks), put bus ticks the old leader never wrote into this term's first write, and
+   * start the feed from the last price.
+   */
+  async lead(term: LeaderTerm): Promise<void> {
+    if (this.stopped || this.role === 'single') return;
+    this.role = 'leader';
+    this.epoch = Math.max(this.epoch, term.epoch);
+    this.term = term;
+    const db = this.ctx.db;
+    let recorded = new Map<string, Tick>();
+    await this.serial(async () => {
+      this.pendingTicks = [];
+      this.dirtyCandles = new Map();
+      this.pendingAnchors = new Map();
+      // The stored anchors are the pairs' first ticks (a follower's own is the first it heard).
+      const anchors = new Map((await db.selectFrom('market_series').selectAll().execute()).map((a) => [a.pair_code, a]));
+      for (const s of this.series.values()) {
+        const a = anchors.get(s.pair.pair_code);
+        if (a) {
+          s.anchor = { time: Number(a.anchor_time), price: Number(a.anchor_price) };
+          s.backfilled = Number(a.backfilled) === 1;
+        } else if (s.anchor) {
+          this.pendingAnchors.set(s.pair.pair_code, s.anchor);
+        }
+        const logged = await lastStoredTick(db, s.pair.pair_code);
+        const seen = s.ring.latest();
+        if (logged && (!seen || logged.seq > seen.seq)) {
+          // The bus missed the old leader's last ticks: the log is ahead of this node's ring.
+          s.ring.push(logged);
+          for (const c of await candlesContaining(db, s.pair.pair_code, logged.time)) s.live.set(c.timeframe, c);
+        } else if (seen) {
+          for (const t of s.ring.since(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)) {
+            if (t.seq > (logged?.seq ?? 0)) this.pendingTicks.push(t);
+          }
+        }
+        // The buckets in progress are written by this term (the old leader's last write may be older).
+        for (const c of s.live.values()) this.dirtyCandles.set(candleKey(c), c);
+      }
+      // A tick an order recorded beyond both (placed on a node that heard a tick this one missed).
+      recorded = await highestOrderTicks(db, (code) => this.series.get(code)?.ring.latest()?.seq ?? 0);
+      for (const [code, t] of recorded) {
+        const s = this.series.get(code);
+        if (s) s.handedOut = { seq: t.seq, time: t.time };
+      }
+    });
+    if (this.stopped || this.term !== term) return;
+    // The simulator continues each pair's stream from its last seq and price (simulator.ts).
+    const resume = new Map<string, ResumePoint>();
+    for (const s of this.series.values()) {
+      const from = recorded.get(s.pair.pair_code) ?? s.ring.latest();
+      if (from) resume.set(s.pair.pair_code, { seq: from.seq, time: from.time, price: from.price });
+    }
+    this.feed = this.buildFeed(resume);
+    if (this.running) this.startFeed();
+  }
+
+  /**
+   * This node no longer leads: the feed stops at once; what this term numbered and has not
+   * written yet is written once more through the fence (refused if another node leads already),
+   * then dropped. The node follows the bus from now on.
+   */
+  async follow(): Promise<void> {
+    if (this.role !== 'leader') return;
+    const term = this.term;
+    this.stopFeed();
+    this.role = 'follower';
+    await this.flush().catch(() => undefined);
+    if (this.term === term) this.term = null;
+    if (this.role === 'follower') {
+      this.pendingTicks = [];
+      this.dirtyCandles = new Map();
+      this.pendingAnchors = new Map();
+    }
+  }
+
+  /** Ticks the leader of `epoch` numbered, from the bus (ignored unless this node follows). */
+  acceptRemote(epoch: number, ticks: readonly Tick[]): void {
+    if (this.stopped || this.role !== 'follower' || epoch < this.epoch) return;
+    this.epoch = epoch;
+    for (const raw of ticks) {
+      const s = this.series.get(raw.pair_code);
+      if (!s || !Number.isSafeInteger(raw.seq) || !Number.isFinite(raw.price) || !Number.isFinite(raw.time)) continue;
+      const last = s.ring.latest();
+      // Already held, unless a newer leader renumbered from an older point (it wins).
+      if (last && raw.seq <= last.seq && epoch <= s.epoch) continue;
+      if (last && raw.time < last.time && epoch <= s.epoch) continue;
+      s.epoch = epoch;
+      this.apply(s, Object.freeze({ pair_code: s.pair.pair_code, seq: raw.seq, time: raw.time, price: raw.price }), false);
+    }
+  }
+
+  /**
+   * Whether an order of `pairCode` expiring at `expiresAt` can be settled now, with the same exit
+   * tick whichever node settles it: the clock has passed expiry and a later tick exists or the
+   * grace is over. A follower only trusts its ring when the ring holds the ticks around expiry
+   * (it holds the leader's ticks without a gap from its oldest on); otherwise it waits past the
+   * grace for two more of the leader's batched log writes, so the log has the exit tick.
+   */
+  exitFinal(pairCode: string, expiresAt: number, graceMs: number): boolean {
+    const now = this.ctx.now();
+    if (now < expiresAt) return false;
+    const s = this.series.get(pairCode);
+    const latest = s?.ring.latest();
+    if (this.role !== 'follower') {
+      if (now >= expiresAt + graceMs) return true;
+      return latest !== undefined && latest.time > expiresAt;
+    }
+    const oldest = s?.ring.oldestTime();
+    if (latest !== undefined && oldest !== undefined && oldest <= expiresAt && latest.time > expiresAt) return true;
+    return now >= expiresAt + graceMs + 2 * FLUSH_INTERVAL_MS;
   }
 
   /**
@@ -264,11 +450,8 @@ export class Market implements MarketService {
   async stop(): Promise<void> {
     this.stopped = true;
     this.running = false;
-    this.feed?.stop();
+    this.stopFeed();
     this.quotes?.stop();
-    if (this.flushTimer) clearInterval(this.flushTimer);
-    if (this.retentionTimer) clearInterval(this.retentionTimer);
-    this.flushTimer = this.retentionTimer = null;
     await this.flush().catch(() => undefined);
   }
 
@@ -297,17 +480,26 @@ export class Market implements MarketService {
 
     const tick: Tick = Object.freeze({ pair_code: s.pair.pair_code, seq, time, price });
     s.handedOut = null;
+    s.epoch = this.epoch;
+    this.apply(s, tick, true);
+    if (this.role === 'leader') this.term?.publish(tick);
+    return tick;
+  };
+
+  /** A numbered tick into the ring, the candles and the quote state, then to the listeners. */
+  private apply(s: Series, tick: Tick, persist: boolean): void {
+    const { time, price } = tick;
     s.ring.push(tick);
-    this.pendingTicks.push(tick);
+    if (persist) this.pendingTicks.push(tick);
     if (!s.anchor) {
       s.anchor = { time, price };
-      this.pendingAnchors.set(tick.pair_code, s.anchor);
+      if (persist) this.pendingAnchors.set(tick.pair_code, s.anchor);
     }
     for (const tf of TIMEFRAMES) {
       const candle = applyPrice(s.live.get(tf), tick.pair_code, tf, time, price);
       if (!candle) continue;
       s.live.set(tf, candle);
-      this.dirtyCandles.set(candleKey(candle), candle);
+      if (persist) this.dirtyCandles.set(candleKey(candle), candle);
       this.history.apply(candle);
     }
     // A delayed pair resumes with its first fresh tick, before anyone hears of that tick.
@@ -319,8 +511,7 @@ export class Market implements MarketService {
         this.ctx.log.error({ err }, 'market tick listener failed');
       }
     }
-    return tick;
-  };
+  }
 
   private refuse(raw: unknown, reason: string): null {
     this.ctx.log.warn({ tick: raw, reason }, 'market tick refused');
@@ -534,9 +725,20 @@ export class Market implements MarketService {
     const s = typeof pairCode === 'string' ? this.series.get(pairCode) : pairCode;
     if (!s || !this.simulated || !this.isSimulated(s.pair.pair_code) || s.backfilled || !s.anchor) return Promise.resolve();
     if (s.backfilling) return s.backfilling;
-    const anchor = s.anchor;
+    let anchor = s.anchor;
     s.backfilling = this.serial(async () => {
       if (s.backfilled) return;
+      if (this.role === 'follower') {
+        // The history ends at the pair's first tick as the leader recorded it, not at the first
+        // tick this node happened to hear: read the stored anchor (none yet: try again later).
+        const row = await this.ctx.db.selectFrom('market_series').selectAll().where('pair_code', '=', s.pair.pair_code).executeTakeFirst();
+        if (!row) return;
+        anchor = s.anchor = { time: Number(row.anchor_time), price: Number(row.anchor_price) };
+        if (Number(row.backfilled) === 1) {
+          s.backfilled = true;
+          return;
+        }
+      }
       const now = this.ctx.now();
       const byTf = backfillCandles({
         seed: this.ctx.config.simSeed,
@@ -594,8 +796,11 @@ export class Market implements MarketService {
     this.pendingAnchors = new Map();
     // Copies: the live candles keep changing while the transaction runs.
     const candles = [...dirty.values()].map(copyCandle);
+    const term = this.term;
     try {
       await this.ctx.tx(async (trx) => {
+        // A deposed leader's write is refused before it writes anything (the fencing token).
+        if (term) await term.fence(trx);
         // Hash-chained: one batch row per write (tick-chain.ts, docs/market.md).
         await sealTicks(trx, ticks, this.ctx.now());
         await upsertCandles(trx, candles);
@@ -608,6 +813,12 @@ export class Market implements MarketService {
         }
       });
     } catch (err) {
+      if (err instanceof FencedError) {
+        // Another node leads: what this node numbered since is not the log's to keep.
+        this.ctx.log.warn({ epoch: err.epoch, current: err.current, ticks: ticks.length }, 'cluster: tick-log write refused by the fence');
+        if (this.term === term) term?.onFenced();
+        return;
+      }
       // Keep everything for the next attempt; newer changes of the same candle win.
       this.pendingTicks = ticks.concat(this.pendingTicks);
       for (const [key, candle] of dirty) if (!this.dirtyCandles.has(key)) this.dirtyCandles.set(key, candle);

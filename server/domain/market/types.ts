@@ -85,4 +85,10 @@ export interface MarketService {
   isSimulated(pairCode: string): boolean;
   /** Write (and seal into the hash chain) every tick still in memory. */
   flush(): Promise<void>;
+  /**
+   * Whether an order expiring at `expiresAt` can be settled now with a final exit tick (expiry
+   * passed, and a later tick exists or the grace is over; service.ts has a cluster follower's
+   * stricter rule). Absent: that default rule on `latestTick`.
+   */
+  exitFinal?(pairCode: string, expiresAt: number, graceMs: number): boolean;
 }

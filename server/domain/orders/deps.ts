@@ -16,6 +16,11 @@ export interface OrdersDeps {
   market: MarketService;
   /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD; exposure.ts). */
   riskMaxPairLossUsd?: number;
+  /**
+   * Several nodes share the database (PostgreSQL, docs/cluster.md): due orders are claimed with
+   * FOR UPDATE SKIP LOCKED and a periodic scan settles orders of every node. Off on SQLite.
+   */
+  cluster?: boolean;
 }
 
 /** Result of a write that may have been a replay of an earlier identical request. */

@@ -11,8 +11,10 @@
  *   - between batches the loop yields (setImmediate): ticks, requests and pushes run.
  * The exactly-once rules are applySettlement's (`where status = 'open'`, ledger key
  * `order:<id>:settle`), unchanged: a batch that fails rolls back whole and its orders are retried
- * one by one by the caller.
+ * one by one by the caller. In a cluster (PostgreSQL) the batch first claims its open orders with
+ * FOR UPDATE SKIP LOCKED: an order another node is settling right now is skipped, not waited for.
  */
+import type { Trx } from '../../db';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
 import { applySettlement } from './settlement';
@@ -33,6 +35,24 @@ export interface BatchResult {
   settled: OrderRow[];
   /** Orders of the batch that were not reached within the budget: settle them next. */
   rest: DueOrder[];
+}
+
+/** The batch's orders still open and not locked by another node's settlement, now locked by this one. */
+async function claimOpen(trx: Trx, batch: readonly DueOrder[]): Promise<Set<number>> {
+  const ids = batch.map((o) => o.id);
+  const out = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await trx
+      .selectFrom('orders')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('status', '=', 'open')
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    for (const r of rows) out.add(Number(r.id));
+  }
+  return out;
 }
 
 /** The candidate ticks for orders of `pair` expiring within `second` (unix seconds), oldest first. */
@@ -75,10 +95,12 @@ export async function settleBatch(deps: OrdersDeps, batch: readonly DueOrder[]):
     const settled: OrderRow[] = [];
     const logged = new Set<string>();
     const now = deps.now();
+    const claimed = deps.cluster ? await claimOpen(trx, batch) : null;
     let i = 0;
     for (; i < batch.length; i++) {
       if (i > 0 && performance.now() - started > BATCH_BUDGET_MS) break;
       const o = batch[i];
+      if (claimed && !claimed.has(o.id)) continue;
       const exit = candidateAt(candidates.get(`${o.pair}|${Math.floor(o.expiresAt / 1000)}`) ?? [], o.expiresAt);
       const closed = await applySettlement(trx, o.id, exit, now, limitOf(o.pair));
       if (!closed) continue;

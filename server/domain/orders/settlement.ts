@@ -12,6 +12,12 @@
  * close uses), and 'order.settled' is recorded. Two settlers racing, or a settlement racing an
  * early close, therefore pay once. On start every open order is loaded: overdue ones settle at
  * once against the tick log, the rest are scheduled.
+ *
+ * In a cluster (PostgreSQL, docs/cluster.md) every node runs this scheduler for the orders it
+ * knows, batches claim their orders with FOR UPDATE SKIP LOCKED (settle-batch.ts), and a scan
+ * every SETTLEMENT_SCAN_MS queues the due open orders of every node (placed elsewhere, or left by
+ * a node that died). Finality asks the market (`exitFinal`): a follower settles from its bus-fed
+ * ring only when the ring covers the expiry, else after the leader's log has had time to catch up.
  */
 import type { Trx } from '../../db';
 import { recordEvent, type DomainEventMap } from '../events';
@@ -30,6 +36,12 @@ import { findCurrency } from '../../../contract/currencies';
 export const SETTLEMENT_GRACE_MS = 1000;
 /** Pause before retrying a settlement whose transaction failed. */
 export const SETTLEMENT_RETRY_MS = 1000;
+/** Cluster: how often every node looks for due open orders in the database. */
+export const SETTLEMENT_SCAN_MS = 300;
+/** Cluster: due orders read per scan. */
+export const SCAN_LIMIT = 2000;
+/** A due order whose exit is not final yet past the grace (a cluster follower) is looked at again this soon. */
+const RECHECK_MS = 100;
 
 export const settleKey = (orderId: number) => `order:${orderId}:settle`;
 
@@ -145,6 +157,8 @@ export class SettlementScheduler {
   /** Due orders waiting for a batch, in the order they became due. */
   private queue: Pending[] = [];
   private draining: Promise<void> | null = null;
+  private scanTimer: NodeJS.Timeout | null = null;
+  private scanning = false;
 
   constructor(
     private readonly deps: OrdersDeps,
@@ -169,11 +183,55 @@ export class SettlementScheduler {
       else this.schedule({ id: o.id, pair_code: o.pair_code, expires_at: expiresAt });
     }
     await this.drain();
+    if (this.deps.cluster && !this.stopped) {
+      this.scanTimer = setInterval(() => void this.scan(), SETTLEMENT_SCAN_MS);
+      this.scanTimer.unref();
+    }
+  }
+
+  /**
+   * Cluster: queue every due open order this node is not already watching (placed on another
+   * node, or left by one that stopped); the batch's claim decides who settles it.
+   */
+  async scan(): Promise<void> {
+    if (this.scanning || this.stopped) return;
+    this.scanning = true;
+    try {
+      const now = this.deps.now();
+      const rows = await this.deps.db
+        .selectFrom('orders')
+        .select(['id', 'pair_code', 'expires_at'])
+        .where('status', '=', 'open')
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(SCAN_LIMIT)
+        .execute();
+      if (this.stopped) return;
+      const queued = new Set(this.queue.map((p) => p.id));
+      let added = 0;
+      for (const o of rows) {
+        if (this.pending.has(o.id) || queued.has(o.id)) continue;
+        const expiresAt = Number(o.expires_at);
+        if (this.isFinal(o.pair_code, expiresAt)) {
+          this.queue.push({ id: o.id, pair: o.pair_code, expiresAt, timer: null });
+          added += 1;
+        } else {
+          this.schedule({ id: o.id, pair_code: o.pair_code, expires_at: expiresAt });
+        }
+      }
+      if (added) void this.drain();
+    } catch (err) {
+      this.deps.log.error({ err }, 'settlement scan failed');
+    } finally {
+      this.scanning = false;
+    }
   }
 
   /** Wait for in-flight settlements and drop every timer; open orders stay open in the database. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.scanTimer) clearInterval(this.scanTimer);
+    this.scanTimer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
     for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
@@ -218,6 +276,8 @@ export class SettlementScheduler {
 
   /** Settled once the clock has passed expiry and either a later tick exists or the grace is over. */
   private isFinal(pair: string, expiresAt: number): boolean {
+    const market = this.deps.market;
+    if (market.exitFinal) return market.exitFinal(pair, expiresAt, this.graceMs);
     const now = this.deps.now();
     if (now < expiresAt) return false;
     if (now >= expiresAt + this.graceMs) return true;
@@ -237,7 +297,8 @@ export class SettlementScheduler {
     const now = this.deps.now();
     if (now < p.expiresAt) return this.arm(p, p.expiresAt - now);
     if (this.isFinal(p.pair, p.expiresAt)) return this.settle(p);
-    this.arm(p, p.expiresAt + this.graceMs - now);
+    const wait = p.expiresAt + this.graceMs - now;
+    this.arm(p, wait > 0 ? wait : RECHECK_MS);
   }
 
   private onTick(tick: Tick): void {
@@ -246,7 +307,7 @@ export class SettlementScheduler {
     if (!list || list.length === 0) return;
     const now = this.deps.now();
     let n = 0;
-    while (n < list.length && list[n].expiresAt < tick.time && list[n].expiresAt <= now) n++;
+    while (n < list.length && list[n].expiresAt < tick.time && list[n].expiresAt <= now && (!this.deps.cluster || this.isFinal(tick.pair_code, list[n].expiresAt))) n++;
     if (n === 0) return;
     // The due orders are the list's head: taken off in one step (a burst can be thousands).
     const due = list.splice(0, n);

@@ -1,0 +1,212 @@
+/**
+ * Feed leadership (docs/cluster.md, "Leadership"): exactly one node of a cluster runs the price
+ * feed. The leader holds a PostgreSQL session advisory lock on a connection of its own (not one
+ * of the pool's): the lock lives exactly as long as that connection, so a node that dies (kill
+ * -9, a cut network) frees it when PostgreSQL notices the connection is gone.
+ *
+ * Every node polls `pg_try_advisory_lock` every `pollMs`; the one that gets it bumps the epoch of
+ * the `feed` row of `cluster_leases` (migration 011) on the same connection and is leader for
+ * that epoch. The epoch is the fencing token: the tick log's writes check it in their own
+ * transaction (market service, `fence`), so a leader that was paused while another took over can
+ * never write a tick after it. While leading, the node checks its connection and the epoch every
+ * `pollMs`; an error on the connection, a failed check or a newer epoch makes it step down at
+ * once (`onDemoted` stops the feed synchronously).
+ */
+import type { ClientConfig } from 'pg';
+import pg from 'pg';
+
+/** The advisory lock key of the feed (any fixed 64-bit number; "ttfeed" in ASCII). */
+export const FEED_LOCK_KEY = 0x747466656564;
+export const LEASE_NAME = 'feed';
+export const LEADER_POLL_MS = 300;
+
+/** The few things leadership needs from a dedicated database connection (a pg.Client). */
+export interface LockConnection {
+  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  on(event: 'error' | 'end', listener: (err?: Error) => void): unknown;
+  end(): Promise<void>;
+}
+
+export interface LeadershipLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface LeadershipOptions {
+  nodeId: string;
+  connect: () => Promise<LockConnection>;
+  log: LeadershipLog;
+  /** Took the lock for `epoch`: start the feed. A throw steps down again. */
+  onElected: (epoch: number) => Promise<void>;
+  /** Lost (or gave up) the lock: stop the feed now. */
+  onDemoted: (reason: string) => void;
+  pollMs?: number;
+  now?: () => number;
+}
+
+export type Role = 'leader' | 'follower';
+
+export class FeedLeadership {
+  private conn: LockConnection | null = null;
+  private connecting: Promise<LockConnection> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private busy = false;
+  private stopped = true;
+  private leaderEpoch: number | null = null;
+  /** Bumped when the connection is dropped: a late answer on an old connection is ignored. */
+  private generation = 0;
+  private readonly pollMs: number;
+
+  constructor(private readonly options: LeadershipOptions) {
+    this.pollMs = options.pollMs ?? LEADER_POLL_MS;
+  }
+
+  get role(): Role {
+    return this.leaderEpoch === null ? 'follower' : 'leader';
+  }
+
+  /** The epoch this node leads, or null when it follows. */
+  get epoch(): number | null {
+    return this.leaderEpoch;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.step();
+    this.timer = setInterval(() => void this.step(), this.pollMs);
+    this.timer.unref();
+  }
+
+  /** Step down (the feed stops), release the lock and close the connection. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.demote('node stopping');
+    const conn = this.conn;
+    this.conn = null;
+    this.generation += 1;
+    if (conn) {
+      // Closing the session releases the lock; the explicit unlock only makes it immediate.
+      await conn.query('select pg_advisory_unlock($1)', [FEED_LOCK_KEY]).catch(() => undefined);
+      await conn.end().catch(() => undefined);
+    }
+  }
+
+  /** One poll: followers try the lock, the leader checks it still leads. */
+  private async step(): Promise<void> {
+    if (this.busy || this.stopped) return;
+    this.busy = true;
+    const generation = this.generation;
+    try {
+      const conn = await this.connection();
+      if (this.stopped || generation !== this.generation) return;
+      if (this.leaderEpoch === null) await this.tryLead(conn, generation);
+      else await this.check(conn, generation);
+    } catch (err) {
+      if (generation === this.generation) this.drop(err instanceof Error ? err.message : String(err));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async tryLead(conn: LockConnection, generation: number): Promise<void> {
+    const got = await conn.query('select pg_try_advisory_lock($1) as ok', [FEED_LOCK_KEY]);
+    if (got.rows[0]?.ok !== true || this.stopped || generation !== this.generation) return;
+    const now = (this.options.now ?? Date.now)();
+    const bumped = await conn.query(
+      `insert into cluster_leases (name, epoch, holder, taken_at) values ($1, 1, $2, $3)
+       on conflict (name) do update set epoch = cluster_leases.epoch + 1, holder = excluded.holder, taken_at = excluded.taken_at
+       returning epoch`,
+      [LEASE_NAME, this.options.nodeId, now],
+    );
+    const epoch = Number(bumped.rows[0]?.epoch);
+    if (!Number.isSafeInteger(epoch) || epoch < 1) throw new Error('cluster_leases returned no epoch');
+    if (this.stopped || generation !== this.generation) return;
+    this.leaderEpoch = epoch;
+    this.options.log.info({ node: this.options.nodeId, epoch, role: 'leader' }, 'cluster: this node leads the feed');
+    try {
+      await this.options.onElected(epoch);
+    } catch (err) {
+      this.options.log.error({ err, epoch }, 'cluster: starting the feed failed; giving the lock up');
+      this.drop('feed start failed');
+    }
+  }
+
+  private async check(conn: LockConnection, generation: number): Promise<void> {
+    const res = await conn.query('select epoch from cluster_leases where name = $1', [LEASE_NAME]);
+    if (generation !== this.generation || this.leaderEpoch === null) return;
+    const epoch = Number(res.rows[0]?.epoch);
+    if (epoch !== this.leaderEpoch) this.drop(`epoch moved on to ${epoch}`);
+  }
+
+  private async connection(): Promise<LockConnection> {
+    if (this.conn) return this.conn;
+    if (!this.connecting) {
+      const generation = this.generation;
+      this.connecting = this.options
+        .connect()
+        .then((conn) => {
+          const lost = (err?: Error) => {
+            if (this.conn === conn) this.drop(err ? `lock connection error: ${err.message}` : 'lock connection closed');
+          };
+          conn.on('error', lost);
+          conn.on('end', () => lost());
+          if (generation === this.generation && !this.stopped) this.conn = conn;
+          else void conn.end().catch(() => undefined);
+          return conn;
+        })
+        .finally(() => {
+          this.connecting = null;
+        });
+    }
+    return this.connecting;
+  }
+
+  /** Give the lead up now (the fence refused a write): the connection closes, the lock frees. */
+  resign(reason: string): void {
+    if (this.leaderEpoch !== null) this.drop(reason);
+  }
+
+  /** The connection is unusable: step down now, close it; the next poll connects again. */
+  private drop(reason: string): void {
+    this.generation += 1;
+    this.demote(reason);
+    const conn = this.conn;
+    this.conn = null;
+    if (conn) void conn.end().catch(() => undefined);
+  }
+
+  private demote(reason: string): void {
+    if (this.leaderEpoch === null) return;
+    const epoch = this.leaderEpoch;
+    this.leaderEpoch = null;
+    this.options.log.warn({ node: this.options.nodeId, epoch, role: 'follower', reason }, 'cluster: this node stepped down from leading the feed');
+    try {
+      this.options.onDemoted(reason);
+    } catch (err) {
+      this.options.log.error({ err }, 'cluster: stopping the feed failed');
+    }
+  }
+}
+
+/** A dedicated pg.Client for the lock: short timeouts, TCP keep-alive, named in pg_stat_activity. */
+export function pgLockConnector(databaseUrl: string, nodeId: string): () => Promise<LockConnection> {
+  return async () => {
+    const config: ClientConfig = {
+      connectionString: databaseUrl,
+      connectionTimeoutMillis: 2_000,
+      query_timeout: 2_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 1_000,
+      application_name: `tradeterminal-lock:${nodeId}`.slice(0, 63),
+    };
+    const client = new pg.Client(config);
+    // An error before the listeners are attached must not crash the process.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client as unknown as LockConnection;
+  };
+}

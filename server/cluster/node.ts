@@ -1,0 +1,131 @@
+/**
+ * One node of a cluster (DATABASE_URL on PostgreSQL; docs/cluster.md): ties feed leadership
+ * (leadership.ts), the tick bus (tick-bus.ts) and the market service together.
+ *
+ * - Elected for an epoch: the market leads (`Market.lead`): it continues every pair from the
+ *   newest tick handed out, runs the feed, writes the tick log through the fence (the epoch must
+ *   still be current inside the write's transaction) and publishes every tick on the bus.
+ * - Demoted (lock connection lost, epoch moved on, fence refused a write, node stopping): the
+ *   feed stops at once, the unsent bus batch is dropped, and the market follows the bus.
+ * - Following: every bus message of the current or a newer epoch goes into the market
+ *   (`Market.acceptRemote`); the node's own messages are skipped (it ingested them itself).
+ *
+ * A node without a bus (no REDIS_URL) still takes part in leadership, so two such nodes never
+ * both tick; a follower without a bus hears no ticks and is not ready (`feedReady`).
+ */
+import type { Trx } from '../db';
+import type { Market } from '../domain/market/service';
+import { FencedError } from '../domain/market/service';
+import { FeedLeadership, LEASE_NAME, type LeadershipLog, type LockConnection, type Role } from './leadership';
+import { TickPublisher, type TickBus, type TickMessage } from './tick-bus';
+
+export interface ClusterNodeOptions {
+  nodeId: string;
+  market: Market;
+  connect: () => Promise<LockConnection>;
+  bus: TickBus | null;
+  log: LeadershipLog;
+  now: () => number;
+  /** How long a follower may go without a bus tick and still be ready (ms). */
+  staleLimitMs: number;
+  pollMs?: number;
+  /** Called after the bus and the leadership stopped (closes the Redis connections this node opened). */
+  onClose?: () => Promise<void>;
+}
+
+export interface ClusterStatus {
+  node: string;
+  role: Role;
+  /** The epoch this node leads, or the newest epoch it has heard of. */
+  epoch: number;
+}
+
+export class ClusterNode {
+  readonly leadership: FeedLeadership;
+  private publisher: TickPublisher | null = null;
+  private lastBusTickAt: number | null = null;
+  private started = false;
+
+  constructor(private readonly options: ClusterNodeOptions) {
+    options.market.joinCluster();
+    this.leadership = new FeedLeadership({
+      nodeId: options.nodeId,
+      connect: options.connect,
+      log: options.log,
+      now: options.now,
+      pollMs: options.pollMs,
+      onElected: (epoch) => this.elected(epoch),
+      onDemoted: () => this.demoted(),
+    });
+  }
+
+  get nodeId(): string {
+    return this.options.nodeId;
+  }
+
+  status(): ClusterStatus {
+    const epoch = this.leadership.epoch;
+    return { node: this.options.nodeId, role: this.leadership.role, epoch: epoch ?? this.options.market.clusterEpoch };
+  }
+
+  /**
+   * The `feed` readiness check: the leader's feed runs; a follower heard a tick from the bus
+   * within the stale limit. Returns null when ready, else why not.
+   */
+  feedProblem(): string | null {
+    if (!this.started) return 'cluster node not started';
+    if (this.leadership.role === 'leader') return this.options.market.clusterRole === 'leader' ? null : 'feed starting';
+    if (!this.options.bus) return 'no tick bus (REDIS_URL) and not the feed leader';
+    if (this.lastBusTickAt === null) return 'no tick from the bus yet';
+    const age = this.options.now() - this.lastBusTickAt;
+    return age <= this.options.staleLimitMs ? null : `no tick from the bus for ${age} ms`;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.options.bus?.subscribe((message) => this.heard(message));
+    this.leadership.start();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.leadership.stop();
+    await this.options.bus?.close();
+    await this.options.onClose?.();
+  }
+
+  private heard(message: TickMessage): void {
+    if (message.node === this.options.nodeId) return;
+    if (message.epoch >= this.options.market.clusterEpoch) this.lastBusTickAt = this.options.now();
+    this.options.market.acceptRemote(message.epoch, message.ticks);
+  }
+
+  private async elected(epoch: number): Promise<void> {
+    const bus = this.options.bus;
+    const publisher = bus ? new TickPublisher(bus, this.options.nodeId, epoch) : null;
+    this.publisher?.cancel();
+    this.publisher = publisher;
+    await this.options.market.lead({
+      epoch,
+      fence: (trx) => fence(trx, epoch),
+      publish: (tick) => publisher?.add(tick),
+      onFenced: () => this.leadership.resign('the tick log refused a write of this epoch'),
+    });
+  }
+
+  private demoted(): void {
+    this.publisher?.cancel();
+    this.publisher = null;
+    this.options.market.follow().catch((err: unknown) => this.options.log.error({ err }, 'cluster: stepping down failed'));
+  }
+}
+
+/** Inside a tick-log write: refuse it unless `epoch` is still the feed's current epoch. */
+export async function fence(trx: Trx, epoch: number): Promise<void> {
+  // FOR SHARE: a new leader's bump waits for this write to commit, or this read sees the bump.
+  const row = await trx.selectFrom('cluster_leases').select('epoch').where('name', '=', LEASE_NAME).forShare().executeTakeFirst();
+  const current = row ? Number(row.epoch) : null;
+  if (current !== epoch) throw new FencedError(epoch, current);
+}
