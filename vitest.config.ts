@@ -12,6 +12,9 @@ const SQLITE_ONLY = [
   'tests/server/books-ledger.test.ts',
 ];
 
+// Server tests of what exists only on PostgreSQL (run by server-pg alone).
+const POSTGRES_ONLY = ['tests/server/postgres.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +23,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/unit/**/*.test.ts', 'tests/machines/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          exclude: POSTGRES_ONLY,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

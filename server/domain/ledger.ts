@@ -21,7 +21,7 @@
  * transaction with any other account.
  */
 import { sql } from 'kysely';
-import type { Trx } from '../db';
+import { dialectOf, forUpdate, type Trx } from '../db';
 import { findCurrency, DEMO_BALANCE_UNITS } from '../../contract/currencies';
 import { fromMinor } from '../../contract/money';
 import type { Balances } from '../../contract/user';
@@ -149,6 +149,7 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
   if (existing) return { applied: false, ledgerTxId: existing.id };
 
   checkLegs(post);
+  await lockBalances(trx, post);
 
   const tx = await trx
     .insertInto('ledger_transactions')
@@ -216,6 +217,45 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
   return { applied: true, ledgerTxId: tx.id };
 }
 
+/**
+ * PostgreSQL: lock every existing balance row the posting touches (the user's, then the house's,
+ * each in a fixed order) before reading any, so concurrent postings on one balance run one after
+ * another and never both act on the same old amount, and two postings never lock two rows in
+ * opposite orders. A row that does not exist yet cannot be locked: two first postings racing to
+ * insert it make one fail with a unique violation, and its transaction runs again
+ * (server/db/index.ts). SQLite's BEGIN IMMEDIATE already serializes every write transaction.
+ */
+async function lockBalances(trx: Trx, post: LedgerPost): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  const user = new Map<string, { currency: string; account: string }>();
+  const house = new Map<string, { currency: string; account: string }>();
+  for (const e of post.entries) {
+    if (e.amount === 0) continue;
+    (isHouseAccount(e.account) ? house : user).set(`${e.account}\u0000${e.currency}`, { currency: e.currency, account: e.account });
+  }
+  if (user.size > 0) {
+    await trx
+      .selectFrom('balances')
+      .select('amount')
+      .where('user_id', '=', post.userId)
+      .where((eb) => eb.or([...user.values()].map((k) => eb.and([eb('currency', '=', k.currency), eb('account', '=', k.account)]))))
+      .orderBy('currency')
+      .orderBy('account')
+      .forUpdate()
+      .execute();
+  }
+  if (house.size > 0) {
+    await trx
+      .selectFrom('house_balances')
+      .select('amount')
+      .where((eb) => eb.or([...house.values()].map((k) => eb.and([eb('account', '=', k.account), eb('currency', '=', k.currency)]))))
+      .orderBy('account')
+      .orderBy('currency')
+      .forUpdate()
+      .execute();
+  }
+}
+
 /** One house leg: one upsert of the house balance (returning the new amount) and one entry. */
 async function postHouseLeg(trx: Trx, ledgerTxId: number, account: HouseAccount, currency: string, amount: number, now: number): Promise<void> {
   const row = await trx
@@ -257,7 +297,12 @@ export async function resetDemo(
   const cur = findCurrency(currency);
   if (!cur) throw new Error(`Unknown currency ${currency}`);
   const target = DEMO_BALANCE_UNITS * 10 ** cur.decimals;
-  const current = await getBalanceMinor(trx, userId, cur.iso_code, 'demo');
+  // Locked: the posting is computed from this amount (two racing resets must not both use it).
+  const row = await forUpdate(
+    trx,
+    trx.selectFrom('balances').select('amount').where('user_id', '=', userId).where('currency', '=', cur.iso_code).where('account', '=', 'demo'),
+  ).executeTakeFirst();
+  const current = Number(row?.amount ?? 0);
   return postLedger(
     trx,
     { key, kind, userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: cur.iso_code, account: 'demo', amount: target - current }]) },

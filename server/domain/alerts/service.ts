@@ -18,7 +18,7 @@ import {
 } from '../../../contract/alerts';
 import { ErrorText } from '../../../contract/envelope';
 import type { Selectable } from 'kysely';
-import type { DB, Trx } from '../../db';
+import { forUpdate, type DB, type Trx } from '../../db';
 import type { PriceAlertsTable } from '../../db/tables/alerts';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
@@ -155,6 +155,8 @@ export class AlertsService {
     }
     const now = this.deps.now();
     const row = await this.deps.tx(async (trx) => {
+      // The user's row is the lock of their alert count (PostgreSQL; SQLite runs writes one by one).
+      await forUpdate(trx, trx.selectFrom('users').select('id').where('id', '=', userId)).execute();
       const count = await trx
         .selectFrom('price_alerts')
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -5,7 +5,7 @@
  * one-time reset token (stored hashed on the request). Each wrong code counts; at the fifth the
  * request is locked and nothing opens it any more, not even the right code.
  */
-import type { Trx } from '../../db';
+import { forUpdate, type Trx } from '../../db';
 import { constantTimeEqual, hmacHex, randomDigits, randomToken, sha256Hex } from './crypto';
 import { RESET_CODE_LENGTH } from '../../../contract/auth';
 import { applyPasswordChange } from './sessions';
@@ -58,13 +58,15 @@ export async function confirmResetCode(
   const request =
     userId === null
       ? undefined
-      : await trx
-          .selectFrom('password_resets')
-          .select(['id', 'code_hash', 'code_used_at', 'link_token_hash', 'attempts', 'expires_at'])
-          .where('user_id', '=', userId)
-          .where('status', '=', 'open')
-          .orderBy('id', 'desc')
-          .executeTakeFirst();
+      : await forUpdate(
+          trx,
+          trx
+            .selectFrom('password_resets')
+            .select(['id', 'code_hash', 'code_used_at', 'link_token_hash', 'attempts', 'expires_at'])
+            .where('user_id', '=', userId)
+            .where('status', '=', 'open')
+            .orderBy('id', 'desc'),
+        ).executeTakeFirst();
   const digest = codeDigest(secret, request?.link_token_hash ?? 'none', code);
   if (!request) return { ok: false };
   if (Number(request.expires_at) <= now) return { ok: false };

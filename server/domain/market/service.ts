@@ -699,12 +699,12 @@ export class Market implements MarketService {
     let candles = 0;
     for (const code of this.series.keys()) {
       // One short transaction per pair so live batches are never held up for long.
-      await this.serial(() =>
-        this.ctx.tx(async (trx) => {
-          ticks += await pruneTicks(trx, code, cutoff);
-          candles += await pruneCandles(trx, code, nowMs);
-        }),
+      // The counts come out of the transaction: on PostgreSQL it may run more than once.
+      const pruned = await this.serial(() =>
+        this.ctx.tx(async (trx) => ({ ticks: await pruneTicks(trx, code, cutoff), candles: await pruneCandles(trx, code, nowMs) })),
       );
+      ticks += pruned.ticks;
+      candles += pruned.candles;
     }
     // Pruned candles leave the in-memory history too (it is read again on the next request).
     if (candles > 0) this.history.clear();

@@ -17,7 +17,7 @@
  */
 import { findCurrency } from '../../../contract/currencies';
 import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
-import type { Trx } from '../../db';
+import { dialectOf, type Trx } from '../../db';
 import { conflict } from '../../http/errors';
 
 /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD). */
@@ -168,6 +168,9 @@ export interface NewOrderRisk {
  */
 export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = DEFAULT_RISK_MAX_PAIR_LOSS_USD): Promise<void> {
   if (order.account !== 'real') return;
+  // PostgreSQL: real placements on one pair take its row lock first, so two of them never both
+  // pass the check on the same exposure (SQLite's BEGIN IMMEDIATE already runs them one by one).
+  if (dialectOf(trx) === 'postgres') await trx.selectFrom('pairs').select('pair_code').where('pair_code', '=', order.pairCode).forUpdate().execute();
   const directions = byPair(await keptAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
   const before = worstCaseUsdMinor(directions);
   const d = directions[order.direction];

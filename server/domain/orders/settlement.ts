@@ -19,7 +19,7 @@
  * a node that died). Finality asks the market (`exitFinal`): a follower settles from its bus-fed
  * ring only when the ring covers the expiry, else after the leader's log has had time to catch up.
  */
-import type { Trx } from '../../db';
+import { forUpdate, type Trx } from '../../db';
 import { recordEvent, type DomainEventMap } from '../events';
 import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind } from '../ledger';
 import type { Tick } from '../market/types';
@@ -79,7 +79,7 @@ export async function applySettlement(
   now: number,
   staleLimitMs = Number.POSITIVE_INFINITY,
 ): Promise<OrderRow | null> {
-  const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open').executeTakeFirst();
+  const row = await forUpdate(trx, trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open')).executeTakeFirst();
   if (!row) return null;
   const expiresAt = Number(row.expires_at);
   // A close tick older than the entry tick means the log lost the ticks from the entry on.

@@ -18,7 +18,7 @@
  */
 import { toMinor } from '../../../contract/money';
 import { PaymentErrorText, type ApprovalStatus, type DepositRequest, type DepositResult } from '../../../contract/payments';
-import type { Trx } from '../../db';
+import { forUpdate, type Trx } from '../../db';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import { checkMethodAndAmount } from './amounts';
 import { isSandboxMethod } from './mode';
@@ -310,7 +310,7 @@ export async function applyCallback(
   const result = await deps.tx(async (trx) => {
     let q = trx.selectFrom('payment_transactions').selectAll().where('integration_type', '=', provider.type).where('transaction_type', '=', 'deposit');
     q = 'invoiceId' in update.lookup ? q.where('invoice_id', '=', update.lookup.invoiceId) : q.where('crypto_wallet_address', '=', update.lookup.address);
-    const row = await q.executeTakeFirst();
+    const row = await forUpdate(trx, q).executeTakeFirst();
     if (!row) throw notFound(PaymentErrorText.unknownInvoice);
     if (String(row.id) !== update.orderId) throw badRequest(PaymentErrorText.invoiceMismatch);
     if (update.currency !== row.payment_currency) throw badRequest(PaymentErrorText.currencyMismatch);

@@ -6,6 +6,7 @@
  * directly: the CLI is another process, and the change reaches the user's sockets through the
  * domain_events outbox the server polls.
  */
+import { forUpdate } from '../../db';
 import type { ApprovalStatus } from '../../../contract/payments';
 import { PaymentErrorText } from '../../../contract/payments';
 import { conflict, notFound } from '../../http/errors';
@@ -29,7 +30,7 @@ export interface ReviewOutcome {
 
 async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'failed', reason: string): Promise<ReviewOutcome> {
   return deps.tx(async (trx) => {
-    const row = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await forUpdate(trx, trx.selectFrom('payment_transactions').selectAll().where('id', '=', id)).executeTakeFirst();
     if (!row) throw notFound(`${PaymentErrorText.transactionNotFound}: #${id}`);
     const now = deps.now();
     let changed: boolean;

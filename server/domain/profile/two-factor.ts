@@ -19,7 +19,7 @@
  */
 import { HOTP, Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { Trx } from '../../db';
+import { forUpdate, type Trx } from '../../db';
 import { AuthText } from '../../../contract/auth';
 import { ErrorText } from '../../../contract/envelope';
 import type { Language } from '../../../contract/user';
@@ -109,7 +109,7 @@ export class TwoFactor {
     const user = await this.user(userId);
     await this.guardAttempts(userId, now);
     const result = await this.deps.tx(async (trx): Promise<CodeCheck | 'no_setup'> => {
-      const state = await trx.selectFrom('two_factor_state').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      const state = await forUpdate(trx, trx.selectFrom('two_factor_state').selectAll().where('user_id', '=', userId)).executeTakeFirst();
       if (!state?.pending_secret || Number(state.pending_created_at) + SETUP_TTL_MS <= now) return 'no_setup';
       const secret = this.deps.box.open(state.pending_secret, sealContext(userId));
       if (secret === null) return { ok: false, reason: 'unavailable' };
@@ -185,7 +185,7 @@ export class TwoFactor {
     if (!found) throw unauthorized(ProfileText.invalidChallenge);
     await this.guardAttempts(found.user_id, now);
     const result = await this.deps.tx(async (trx): Promise<LoginCheck> => {
-      const row = await trx.selectFrom('two_factor_challenges').selectAll().where('challenge_hash', '=', hash).executeTakeFirst();
+      const row = await forUpdate(trx, trx.selectFrom('two_factor_challenges').selectAll().where('challenge_hash', '=', hash)).executeTakeFirst();
       if (!row || row.used_at !== null || Number(row.expires_at) <= now || Number(row.attempts) >= CHALLENGE_MAX_ATTEMPTS) {
         return { ok: false, reason: 'invalid' };
       }
@@ -249,7 +249,7 @@ export class TwoFactor {
   /** Accept `code` once: find its step and move the user's counter past it (conditionally, against races). */
   private async useCode(trx: Trx, userId: number, secret: string, code: string, now: number): Promise<CodeCheck> {
     await ensureState(trx, userId, now);
-    const state = await trx.selectFrom('two_factor_state').select('last_used_step').where('user_id', '=', userId).executeTakeFirst();
+    const state = await forUpdate(trx, trx.selectFrom('two_factor_state').select('last_used_step').where('user_id', '=', userId)).executeTakeFirst();
     const last = state?.last_used_step === null || state?.last_used_step === undefined ? null : Number(state.last_used_step);
     const step = matchStep(secret, code, now, last);
     if (step === null) return { ok: false, reason: 'wrong' };

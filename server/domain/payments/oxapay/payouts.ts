@@ -16,6 +16,7 @@
  *      canceled -> failed and the hold released (withdrawal_release); other statuses ->
  *      processing. Each step is status-guarded and ledger-keyed, so replays change nothing.
  */
+import { forUpdate } from '../../../db';
 import { toMinor, fromMinor } from '../../../../contract/money';
 import { PaymentErrorText } from '../../../../contract/payments';
 import { OxapayPayoutSchema, type OxapayPayout } from '../../../../contract/oxapay';
@@ -75,12 +76,10 @@ export interface PayoutResult {
 /** Step 3: apply what OxaPay says about a payout (webhook or reconciliation). */
 export async function applyPayout(deps: PaymentsDeps, p: OxapayPayout): Promise<PayoutResult> {
   return deps.tx(async (trx) => {
-    const row = await trx
-      .selectFrom('payment_transactions')
-      .selectAll()
-      .where('transaction_type', '=', 'withdrawal')
-      .where('invoice_id', '=', p.track_id)
-      .executeTakeFirst();
+    const row = await forUpdate(
+      trx,
+      trx.selectFrom('payment_transactions').selectAll().where('transaction_type', '=', 'withdrawal').where('invoice_id', '=', p.track_id),
+    ).executeTakeFirst();
     if (!row) throw notFound(PaymentErrorText.unknownInvoice);
     if (p.currency.toUpperCase() !== row.payment_currency) throw badRequest(PaymentErrorText.currencyMismatch);
     const amount = toMinor(String(p.amount), decimalsOf(row.payment_currency));
