@@ -71,7 +71,7 @@ function connectOnce(client: Redis, where: string, timeoutMs: number): Promise<v
     timer = setTimeout(() => reject(new Error(`Redis at ${where} did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   const connecting = client.connect().catch((err: unknown) => {
-    throw new Error(`Redis at ${where} is not reachable: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Redis at ${where} is not reachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   });
   return Promise.race([connecting, timeout]).finally(() => clearTimeout(timer));
 }
@@ -152,7 +152,7 @@ export async function openRedis(url: string, options: { nodeId: string; log: Fas
       try {
         await commands.ping();
       } catch (err) {
-        throw new Error(`Redis at ${where}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new Error(`Redis at ${where}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
     },
     connected: () => commands.status === 'ready' && subscriber.status === 'ready',
