@@ -121,7 +121,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return null;
     });
   }
-  readiness.add('feed', () => feedCheck(ctx.services.market, ctx.now()));
+  // In a cluster the node's feed role is checked first (docs/cluster.md, cluster/node.ts).
+  readiness.add('feed', () => ctx.services.cluster?.feedProblem() ?? feedCheck(ctx.services.market, ctx.now()));
 
   // Draining (SIGTERM): requests that still arrive on open connections are refused in the
   // envelope, and told to close the connection; /api/health and /api/ready answer as usual.

@@ -1,9 +1,10 @@
 /**
  * Builds this node's cluster part (docs/cluster.md): on PostgreSQL (DATABASE_URL) a ClusterNode
- * with feed leadership on a dedicated lock connection and, with REDIS_URL, the Redis tick bus;
- * on SQLite nothing (null): a single node runs the feed, the writes and every job as before.
+ * with feed leadership on a dedicated lock connection and, with REDIS_URL, the tick bus on the
+ * node's Redis (server/infra/redis.ts: ticks are published on its command connection and heard
+ * on a subscriber connection of the bus's own, beside the socket.io adapter's); on SQLite
+ * nothing (null): a single node runs the feed, the writes and every job as before.
  */
-import { Redis } from 'ioredis';
 import type { ServerBase } from '../context';
 import type { Market } from '../domain/market/service';
 import { pgLockConnector } from './leadership';
@@ -18,21 +19,18 @@ export interface ClusterSetup {
 }
 
 export function buildClusterNode(base: ServerBase, market: Market, setup: ClusterSetup = {}): ClusterNode | null {
-  const { config, log } = base;
+  const { config, log, redis } = base;
   if (!config.databaseUrl) return null;
   let bus: TickBus | null = null;
-  const redis: Redis[] = [];
-  if (config.redisUrl) {
-    const options = { connectionName: `tradeterminal-ticks:${config.nodeId}`, maxRetriesPerRequest: 2, enableOfflineQueue: true };
-    const pub = new Redis(config.redisUrl, options);
-    const sub = new Redis(config.redisUrl, options);
-    for (const r of [pub, sub]) {
-      r.on('error', (err: Error) => log.warn({ err: err.message }, 'cluster: tick bus connection error'));
-      redis.push(r);
-    }
-    bus = new RedisTickBus(pub, sub, (err) => log.warn({ err }, 'cluster: tick bus publish failed'));
+  let closeBus = async () => undefined as void;
+  if (redis) {
+    const sub = redis.subscriber.duplicate({ connectionName: `tradeterminal-ticks:${config.nodeId}` });
+    sub.on('error', (err: Error) => log.warn({ err: err.message }, 'cluster: tick bus connection error'));
+    bus = new RedisTickBus(redis.commands, sub, (err) => log.warn({ err: err instanceof Error ? err.message : err }, 'cluster: tick bus publish failed'));
+    closeBus = async () => {
+      await sub.quit().catch(() => sub.disconnect());
+    };
   }
-  const limits = Object.values(config.staleQuoteMs);
   return new ClusterNode({
     nodeId: config.nodeId,
     market,
@@ -40,10 +38,8 @@ export function buildClusterNode(base: ServerBase, market: Market, setup: Cluste
     bus,
     log,
     now: base.now,
-    staleLimitMs: Math.max(...limits),
+    staleLimitMs: Math.max(...Object.values(config.staleQuoteMs)),
     pollMs: setup.pollMs,
-    onClose: async () => {
-      await Promise.all(redis.map((r) => r.quit().catch(() => r.disconnect())));
-    },
+    onClose: closeBus,
   });
 }

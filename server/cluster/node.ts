@@ -88,6 +88,14 @@ export class ClusterNode {
     this.leadership.start();
   }
 
+  /**
+   * The node is draining (SIGTERM): give the feed up now, so another node leads while this one
+   * finishes its work; it keeps following the bus for its remaining sockets.
+   */
+  async drain(): Promise<void> {
+    await this.leadership.stop();
+  }
+
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;

@@ -82,7 +82,6 @@ export function broadcastTick(io: SocketServer, head: TickRoomMessage | null, re
   const rooms = nsp.adapter.rooms;
   const compressing = Boolean((io.engine as unknown as { opts?: { perMessageDeflate?: unknown } }).opts?.perMessageDeflate);
   if (typeof adapter._encode !== 'function' || compressing) {
-    // Local sockets only: every node of a cluster broadcasts the ticks it hears to its own.
     if (head) io.local.to(head.room).emit(head.event, head.payload);
     for (const m of rest) io.local.to(m.room).emit(m.event, m.payload);
     return;

@@ -153,11 +153,11 @@ export async function userdataFor(ctx: AppContext, userId: number) {
 export const coreModule: ServerModule = {
   name: 'core',
   routes(app, ctx) {
-    // Alive: the process answers (a draining node is still alive). In a cluster the answer
-    // also names the node's feed role (docs/cluster.md).
+    // Alive: the process answers (a draining node is still alive).
+    // In a cluster the answer also names the node's feed role and epoch (docs/cluster.md).
     app.get('/api/health', async () => {
       const cluster = ctx.services.cluster;
-      return ok({ status: 'ok', node: ctx.config.nodeId, ...(cluster ? cluster.status() : {}) });
+      return ok(cluster ? { status: 'ok', ...cluster.status() } : { status: 'ok', node: ctx.config.nodeId });
     });
     // Ready for traffic: database, Redis (when configured) and a fresh price feed, and not
     // draining; otherwise 503 naming each failing part in `details`.

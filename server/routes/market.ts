@@ -171,7 +171,7 @@ export const marketModule: ServerModule = {
     // Stale quotes (quote-watch.ts): every socket hears when a pair's quotes become delayed or live.
     m.quotes?.onChange((pair_code, quotes) => {
       const status: PairStatus = { pair_code, quotes };
-      // This node's own quote state to its own sockets (every node computes the same one).
+      // Each node watches its own quotes (every node gets every tick): its own sockets only.
       io.local.emit('pair_status', status);
     });
 
@@ -197,10 +197,13 @@ export const marketModule: ServerModule = {
     const m = ctx.services.market;
     m.start();
     // Feed leadership and the tick bus (docs/cluster.md; null on SQLite).
-    ctx.services.cluster?.start();
+    const cluster = ctx.services.cluster;
+    if (cluster) {
+      cluster.start();
+      ctx.readiness.onDrain(() => void cluster.drain());
+    }
     const io = ctx.io;
     if (io) {
-      // Every node sends its own sockets the rates (io.local: not through the cluster's adapter).
       const timer = setInterval(() => io.local.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
       timer.unref();
       rateTimers.set(ctx, timer);
