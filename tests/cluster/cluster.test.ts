@@ -17,7 +17,7 @@
  * The waits have deadlines so that a broken cluster fails instead of hanging; how long things
  * take is measured in bench/cluster-fanout.bench.ts, not asserted here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { startCluster, type Cluster } from '../support/cluster';
@@ -71,8 +71,8 @@ function orderId(r: { body: { data: any } }): number {
   return id as number;
 }
 
-async function socketFor(user: User | null, url = cluster.url, reconnection = false): Promise<ClusterSocket> {
-  const s = await clusterSocket(url, { token: user?.token, reconnection });
+async function socketFor(user: User | null, url = cluster.url, reconnect = false): Promise<ClusterSocket> {
+  const s = await clusterSocket(url, { token: user?.token, reconnect });
   sockets.push(s);
   return s;
 }
@@ -126,6 +126,11 @@ beforeAll(async () => {
   cluster = await startCluster({ nodes: 3 });
   db = new pg.Pool({ connectionString: cluster.databaseUrl, max: 2 });
 }, 180_000);
+
+// A failed test shows what the nodes said (their last lines of output).
+afterEach((context) => {
+  if (context.task.result?.state === 'fail' && cluster) console.log(cluster.logs());
+});
 
 afterAll(async () => {
   for (const s of sockets) s.socket.close();

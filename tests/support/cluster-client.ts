@@ -61,16 +61,17 @@ export interface ClusterSocket {
 
 /**
  * A websocket-only socket.io client. With `token`, it provides it (and asks for its user data)
- * on every connection, the way the SPA does, so a reconnected socket is the user's again.
- * Resolves once connected (and, with a token, once the server answered `userdata`).
+ * on every connection, the way the SPA does, so a reconnected socket is the user's again. With
+ * `reconnect`, it connects again after any loss, whatever the reason (a draining node sends a
+ * disconnect packet, a node refuses a socket while draining), like the SPA's socket machine
+ * (machines/socket), which owns its backoff; socket.io-client's own reconnection gives up on
+ * those two. Resolves once connected (and, with a token, once the server answered `userdata`).
  */
-export async function clusterSocket(url: string, options: { token?: string; reconnection?: boolean } = {}): Promise<ClusterSocket> {
+export async function clusterSocket(url: string, options: { token?: string; reconnect?: boolean } = {}): Promise<ClusterSocket> {
   const socket = connect(url, {
     transports: [NodeTrackingWebSocket],
     forceNew: true,
-    reconnection: options.reconnection ?? false,
-    reconnectionDelay: 200,
-    reconnectionDelayMax: 1000,
+    reconnection: false,
     timeout: 20_000,
   });
   const out: ClusterSocket = {
@@ -88,6 +89,17 @@ export async function clusterSocket(url: string, options: { token?: string; reco
       socket.emit('get_userdata', { token });
     }
   });
+  if (options.reconnect) {
+    let closing = false;
+    const close = socket.close.bind(socket);
+    socket.close = () => {
+      closing = true;
+      return close();
+    };
+    const retry = () => setTimeout(() => !closing && !socket.connected && socket.connect(), 250);
+    socket.on('disconnect', (reason) => reason !== 'io client disconnect' && retry());
+    socket.on('connect_error', retry);
+  }
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`socket to ${url} did not connect`)), 20_000);
     const done = () => {
@@ -96,10 +108,12 @@ export async function clusterSocket(url: string, options: { token?: string; reco
     };
     if (token) socket.once('userdata', done);
     else socket.once('connect', done);
-    socket.once('connect_error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+    if (!options.reconnect) {
+      socket.once('connect_error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    }
   });
   return out;
 }
