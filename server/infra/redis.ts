@@ -70,10 +70,18 @@ function connectOnce(client: Redis, where: string, timeoutMs: number): Promise<v
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Redis at ${where} did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
+  // ioredis rejects connect() with "Connection is closed."; the socket's own error says why.
+  let socketError: Error | null = null;
+  const onError = (err: Error) => (socketError ??= err);
+  client.on('error', onError);
   const connecting = client.connect().catch((err: unknown) => {
-    throw new Error(`Redis at ${where} is not reachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    const why = socketError?.message ?? (err instanceof Error ? err.message : String(err));
+    throw new Error(`Redis at ${where} is not reachable: ${why}`, { cause: socketError ?? err });
   });
-  return Promise.race([connecting, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([connecting, timeout]).finally(() => {
+    clearTimeout(timer);
+    client.off('error', onError);
+  });
 }
 
 /** Log a connection's state changes once each (ioredis emits an error per failed reconnect). */

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { io as connectSocket } from 'socket.io-client';
-import { startRedis, type RunningRedis } from '../support/redis';
+import { freePort, startRedis, type RunningRedis } from '../support/redis';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import { spawnNode, type NodeProcess } from '../support/node-process';
 import { register } from '../support/auth';
@@ -171,7 +171,7 @@ describe('a node whose Redis goes away', () => {
     const ready = await node.api('GET', '/api/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.error).toMatch(/^Not ready: .*redis/);
-    expect(ready.body.details.map((d: { field: string }) => d.field)).toContain('redis');
+    expect((ready.body.details ?? []).map((d) => d.field)).toContain('redis');
     // Sockets are still taken (counted on this node alone) and hear pushes from this node.
     const socket = await node.socket();
     socket.emit('provide_token', { token: user.token });
@@ -181,4 +181,63 @@ describe('a node whose Redis goes away', () => {
     await node.ctx.tx((trx) => recordEvent(trx, 'balances.changed', user.userId, { kind: 'test' }));
     expect(await pushed).toHaveProperty('balances');
   });
+});
+
+describe('Redis restarted under two nodes', () => {
+  let redis: RunningRedis;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { REDIS_URL: redis.url, JWT_SECRET, SOCKETS_PER_IP: '2' };
+    a = await startTestServer({ ...env, NODE_ID: 'restart-a' });
+    b = await startTestServer({ ...env, NODE_ID: 'restart-b' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await redis?.stop();
+  });
+
+  it('carries pushes across nodes again and restores the socket counts once Redis is back (empty)', async () => {
+    const onA = await register(a, { username: 'comeback', email: 'comeback@example.com' });
+    const onB = await register(b, { username: 'comeback', email: 'comeback@example.com' });
+    expect(onA.userId).toBe(onB.userId);
+    const room = userRoom(onA.userId);
+    const socket = await b.socket();
+    socket.emit('provide_token', { token: onB.token });
+    socket.emit('get_userdata', { token: onB.token });
+    await nextEvent(socket, 'userdata');
+    await waitFor('the room in Redis', async () => (await a.ctx.redis!.roomsWithSockets([room])).has(room));
+
+    // Redis restarts on the same port with nothing in it (no persistence).
+    const port = redis.port;
+    await redis.stop();
+    await waitFor('both nodes to see Redis gone', async () => !a.ctx.redis!.connected() && !b.ctx.redis!.connected());
+    redis = await startRedis({ port });
+    await waitFor('both nodes to reconnect', async () => a.ctx.redis!.connected() && b.ctx.redis!.connected());
+
+    // Node B subscribed its rooms again: a push from A reaches the socket on B.
+    await waitFor('the room in Redis again', async () => (await a.ctx.redis!.roomsWithSockets([room])).has(room));
+    const pushed = nextEvent(socket, 'update_balances', 10_000);
+    await a.ctx.tx((trx) => recordEvent(trx, 'balances.changed', onA.userId, { kind: 'test' }));
+    expect(await pushed).toHaveProperty('balances');
+
+    // Node B wrote its open socket back into the emptied Redis: with SOCKETS_PER_IP=2, one
+    // more fits on A, and the next is refused.
+    const opened: Socket[] = [];
+    await waitFor('the counts restored', async () => Number(await a.ctx.redis!.commands.hget('tt:{sockets}:node:restart-b', '127.0.0.1').catch(() => 0)) >= 1);
+    expect(await tryConnect(a.baseUrl, opened)).toBe('connected');
+    expect(await tryConnect(a.baseUrl, opened)).toBe('Too many requests, please try again later');
+    for (const s of opened) s.disconnect();
+  }, 60_000);
+});
+
+describe('starting with an unreachable Redis', () => {
+  it('refuses to start, saying which Redis it could not reach', async () => {
+    const port = await freePort();
+    await expect(spawnNode({ REDIS_URL: `redis://127.0.0.1:${port}` })).rejects.toThrow(new RegExp(`exited \\(code 1\\)[\\s\\S]*Redis at redis://127\\.0\\.0\\.1:${port}/? is not reachable`));
+  }, 60_000);
 });

@@ -68,12 +68,13 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-export async function startRedis(): Promise<RunningRedis> {
+/** `port`: listen there (a Redis restarted where the nodes expect it); default a free port. */
+export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-redis-'));
   // Two tries: the free port may be taken between freePort() and redis-server's bind.
   let lastError = '';
   for (let attempt = 0; attempt < 2; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const child = spawn(
       redisBinary(),
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning'],
