@@ -71,12 +71,13 @@ export class FeedLeadership {
     return this.leaderEpoch;
   }
 
-  start(): void {
-    if (!this.stopped) return;
+  /** Start polling; resolves after the first attempt (a node alone on its database leads by then). */
+  start(): Promise<void> {
+    if (!this.stopped) return Promise.resolve();
     this.stopped = false;
-    void this.step();
     this.timer = setInterval(() => void this.step(), this.pollMs);
     this.timer.unref();
+    return this.step();
   }
 
   /** Step down (the feed stops), release the lock and close the connection. */

@@ -81,11 +81,12 @@ export class ClusterNode {
     return age <= this.options.staleLimitMs ? null : `no tick from the bus for ${age} ms`;
   }
 
-  start(): void {
+  /** Join: hear the bus, and make the first attempt at the lock (resolves after it). */
+  async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
     this.options.bus?.subscribe((message) => this.heard(message));
-    this.leadership.start();
+    await this.leadership.start();
   }
 
   /**

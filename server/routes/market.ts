@@ -193,13 +193,14 @@ export const marketModule: ServerModule = {
     });
   },
 
-  start(ctx) {
+  async start(ctx) {
     const m = ctx.services.market;
     m.start();
-    // Feed leadership and the tick bus (docs/cluster.md; null on SQLite).
+    // Feed leadership and the tick bus (docs/cluster.md; null on SQLite). A node alone on its
+    // database leads once this resolves (tests push prices right after the server started).
     const cluster = ctx.services.cluster;
     if (cluster) {
-      cluster.start();
+      await cluster.start();
       ctx.readiness.onDrain(() => void cluster.drain());
     }
     const io = ctx.io;

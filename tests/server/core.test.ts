@@ -13,7 +13,12 @@ describe('server core', () => {
   it('answers health in the envelope', async () => {
     const r = await server.api('GET', '/api/health');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, data: { status: 'ok', node: server.ctx.config.nodeId }, error: null, error_message: null });
+    const node = server.ctx.config.nodeId;
+    // On PostgreSQL the node is a cluster node (docs/cluster.md): alone on its database, it leads the feed.
+    const cluster = server.ctx.services.cluster;
+    const data = cluster ? { status: 'ok', node, role: 'leader', epoch: cluster.status().epoch } : { status: 'ok', node };
+    expect(r.body).toEqual({ success: true, data, error: null, error_message: null });
+    if (cluster) expect(cluster.status().epoch).toBeGreaterThanOrEqual(1);
   });
   it('answers malformed JSON and unknown routes with a 4xx envelope', async () => {
     const bad = await server.api('POST', '/api/health', '{not json');
