@@ -159,8 +159,8 @@ describe('three nodes behind nginx', () => {
     }
     expect(placed, `every order landed on ${socketNode}`).not.toBeNull();
     const { id } = placed!;
-    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'opened'), 10_000, `order_update opened for order ${id}`);
-    expect(balances.length).toBeGreaterThan(0);
+    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'opened'), 20_000, `order_update opened for order ${id}`);
+    await waitFor(() => balances.length > 0, 20_000, 'update_balances after the stake');
     // Its settlement (by whichever node claims it) reaches the socket too, once.
     await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'settled'), 30_000, `order_update settled for order ${id}`);
     await sleep(300);
@@ -291,6 +291,6 @@ describe('three nodes behind nginx', () => {
     const r = await placeOrder(user, 'up', 5);
     expect(r.status).toBe(201);
     const id = orderId(r);
-    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'opened'), 10_000, 'a push after the restart');
+    await waitFor(() => updates.some((u) => u.order.order_id === id && u.change === 'opened'), 20_000, 'a push after the restart');
   });
 });
