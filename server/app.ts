@@ -255,10 +255,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       throw err;
     }
   });
-  // Before the listener closes: this node's sockets are told to go (a disconnect packet; the
-  // client's socket machine reconnects, through the balancer, to another node). io.local: only
-  // this node's sockets, not the cluster's.
+  // Before the listener closes: draining (if main.ts did not say so already), and this node's
+  // sockets are told to go (a disconnect packet; the client's socket machine reconnects, through
+  // the balancer, to another node). io.local: only this node's sockets, not the cluster's.
   app.addHook('preClose', async () => {
+    readiness.drain();
     io.local.disconnectSockets(true);
   });
   // After the requests in flight finished (Fastify closes the listener and waits for them first).

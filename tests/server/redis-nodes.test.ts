@@ -92,6 +92,21 @@ describe('two nodes on one Redis: pushes and rate limits', () => {
     expect(onB.status).toBe(429);
   });
 
+  it('keeps ticks and rates off Redis: each node sends them to its own sockets', async () => {
+    const socket = await b.socket();
+    socket.emit('select_pair', { pair_code: 'EURUSD', timeframe: '5s' });
+    await nextEvent(socket, 'init_candles');
+    const published = async () => Number(/cmdstat_spublish:calls=(\d+)/.exec(await a.ctx.redis!.commands.info('commandstats'))?.[1] ?? 0);
+    const before = await published();
+    // Several ticks of the pair (price_update, new_price) and a pairs_rates on node B.
+    for (let i = 0; i < 3; i++) await nextEvent(socket, 'price_update', 5_000);
+    await nextEvent(socket, 'new_price', 5_000);
+    await nextEvent(socket, 'pairs_rates', 5_000);
+    // No node published anything for them (both nodes' simulators ticked all along).
+    expect(await published()).toBe(before);
+    socket.disconnect();
+  });
+
   it('answers /api/ready naming Redis and the node, and /api/health with the node id', async () => {
     const health = await a.api('GET', '/api/health');
     expect(health.status).toBe(200);

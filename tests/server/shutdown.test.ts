@@ -15,6 +15,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { startRedis, type RunningRedis } from '../support/redis';
 import { spawnNode, type NodeProcess } from '../support/node-process';
 import { validRegistration } from '../support/auth';
+import { startTestServer, type TestServer } from '../support/server';
 
 interface RawAnswer {
   status: number;
@@ -129,4 +130,40 @@ describe('SIGTERM', () => {
     expect(node.output()).toMatch(/Stopped cleanly/);
     socket.close();
   }, 90_000);
+});
+
+describe('a draining node (in process, before its listener closes)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('refuses new sockets and new requests in the envelope, still answers health and readiness', async () => {
+    const before = await server.socket();
+    server.ctx.readiness.drain();
+
+    const late = connectSocket(server.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true });
+    const refused = await new Promise<string>((resolve) => {
+      late.once('connect', () => resolve('connected'));
+      late.once('connect_error', (err) => resolve(err.message));
+    });
+    late.close();
+    expect(refused).toBe('Server is shutting down, please retry');
+
+    const work = await server.api('GET', '/api/v2/currencies');
+    expect(work.status).toBe(503);
+    expect(work.body).toEqual({ success: false, data: null, error: 'Server is shutting down, please retry', error_message: 'Server is shutting down, please retry' });
+    const health = await server.api('GET', '/api/health');
+    expect(health.status).toBe(200);
+    const ready = await server.api('GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.details).toContainEqual({ field: 'node', message: 'draining' });
+    // A socket connected before keeps its connection until the close disconnects it.
+    expect(before.connected).toBe(true);
+  });
 });
