@@ -12,8 +12,9 @@ const SQLITE_ONLY = [
   'tests/server/books-ledger.test.ts',
 ];
 
-// Server tests of what exists only on PostgreSQL (run by server-pg alone).
-const POSTGRES_ONLY = ['tests/server/postgres.test.ts'];
+// Server tests of what exists only on PostgreSQL (run by server-pg alone): its types, locks and
+// guards, and several nodes on one database (docs/cluster.md).
+const POSTGRES_ONLY = ['tests/server/postgres.test.ts', 'tests/server/cluster-*.test.ts'];
 
 export default defineConfig({
   test: {

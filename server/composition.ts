@@ -78,6 +78,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     oxapayWebhookSecret: base.secrets.oxapayWebhookSecret,
     cryptoConfirmDelaySeconds: config.cryptoConfirmDelaySeconds,
     ...paymentsModeOptions(config),
+    ...(cluster ? { isLeader: () => cluster.status().role === 'leader' } : {}),
   });
   await payments.seed();
 

@@ -11,6 +11,13 @@
  * never write a tick after it. While leading, the node checks its connection and the epoch every
  * `pollMs`; an error on the connection, a failed check or a newer epoch makes it step down at
  * once (`onDemoted` stops the feed synchronously).
+ *
+ * A leader cannot know the instant it loses the lock (its connection may die between two
+ * checks), so leadership is also a lease in time: the leader only ticks while its last
+ * confirmation (taking the lock, or a check that saw its epoch) is at most `leaseMs()` old
+ * (3 polls, on the monotonic clock: a test's fake wall clock does not move it), and a new leader
+ * waits `handoverMs()` (4 polls) after taking the lock before its first tick. Whatever the old leader numbered before its lease ran out has by then reached the
+ * bus, and the new term continues after it.
  */
 import type { ClientConfig } from 'pg';
 import pg from 'pg';
@@ -39,8 +46,11 @@ export interface LeadershipOptions {
   log: LeadershipLog;
   /** Took the lock for `epoch`: start the feed. A throw steps down again. */
   onElected: (epoch: number) => Promise<void>;
-  /** Lost (or gave up) the lock: stop the feed now. */
-  onDemoted: (reason: string) => void;
+  /**
+   * Lost (or gave up) the lock: stop the feed now (synchronously). The promise (the last write of
+   * the term) is awaited before a node that is stopping releases the lock.
+   */
+  onDemoted: (reason: string) => void | Promise<void>;
   pollMs?: number;
   now?: () => number;
 }
@@ -54,12 +64,31 @@ export class FeedLeadership {
   private busy = false;
   private stopped = true;
   private leaderEpoch: number | null = null;
+  /** The feed start of the latest election (start() waits for it). */
+  private electing: Promise<void> | null = null;
+  /** When the lock and epoch were last confirmed (performance.now()). */
+  private confirmedAt = 0;
   /** Bumped when the connection is dropped: a late answer on an old connection is ignored. */
   private generation = 0;
   private readonly pollMs: number;
 
   constructor(private readonly options: LeadershipOptions) {
     this.pollMs = options.pollMs ?? LEADER_POLL_MS;
+  }
+
+  /** How long a confirmation lets the leader tick. */
+  leaseMs(): number {
+    return 3 * this.pollMs;
+  }
+
+  /** How long a new leader waits before its first tick (longer than any old leader's lease). */
+  handoverMs(): number {
+    return 4 * this.pollMs;
+  }
+
+  /** Whether this node leads and its lease is current: it may number ticks now. */
+  leaseValid(): boolean {
+    return this.leaderEpoch !== null && performance.now() - this.confirmedAt <= this.leaseMs();
   }
 
   get role(): Role {
@@ -77,7 +106,7 @@ export class FeedLeadership {
     this.stopped = false;
     this.timer = setInterval(() => void this.step(), this.pollMs);
     this.timer.unref();
-    return this.step();
+    return this.step().then(() => this.electing ?? undefined);
   }
 
   /** Step down (the feed stops), release the lock and close the connection. */
@@ -85,7 +114,8 @@ export class FeedLeadership {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.demote('node stopping');
+    // The term's last ticks are written while the lock (and so the epoch) is still this node's.
+    await this.demote('node stopping');
     const conn = this.conn;
     this.conn = null;
     this.generation += 1;
@@ -127,20 +157,25 @@ export class FeedLeadership {
     if (!Number.isSafeInteger(epoch) || epoch < 1) throw new Error('cluster_leases returned no epoch');
     if (this.stopped || generation !== this.generation) return;
     this.leaderEpoch = epoch;
+    this.confirmedAt = performance.now();
     this.options.log.info({ node: this.options.nodeId, epoch, role: 'leader' }, 'cluster: this node leads the feed');
-    try {
-      await this.options.onElected(epoch);
-    } catch (err) {
-      this.options.log.error({ err, epoch }, 'cluster: starting the feed failed; giving the lock up');
-      this.drop('feed start failed');
-    }
+    // Not awaited by the poll: the checks that keep the lease current go on while the feed starts.
+    this.electing = Promise.resolve()
+      .then(() => this.options.onElected(epoch))
+      .catch((err: unknown) => {
+        this.options.log.error({ err, epoch }, 'cluster: starting the feed failed; giving the lock up');
+        if (this.leaderEpoch === epoch) this.drop('feed start failed');
+      });
   }
 
   private async check(conn: LockConnection, generation: number): Promise<void> {
+    const asked = performance.now();
     const res = await conn.query('select epoch from cluster_leases where name = $1', [LEASE_NAME]);
     if (generation !== this.generation || this.leaderEpoch === null) return;
     const epoch = Number(res.rows[0]?.epoch);
     if (epoch !== this.leaderEpoch) this.drop(`epoch moved on to ${epoch}`);
+    // The lock was held when the query was sent (the session lives as long as the connection).
+    else this.confirmedAt = asked;
   }
 
   private async connection(): Promise<LockConnection> {
@@ -174,21 +209,22 @@ export class FeedLeadership {
   /** The connection is unusable: step down now, close it; the next poll connects again. */
   private drop(reason: string): void {
     this.generation += 1;
-    this.demote(reason);
+    void this.demote(reason);
     const conn = this.conn;
     this.conn = null;
     if (conn) void conn.end().catch(() => undefined);
   }
 
-  private demote(reason: string): void {
-    if (this.leaderEpoch === null) return;
+  private demote(reason: string): Promise<void> {
+    if (this.leaderEpoch === null) return Promise.resolve();
     const epoch = this.leaderEpoch;
     this.leaderEpoch = null;
     this.options.log.warn({ node: this.options.nodeId, epoch, role: 'follower', reason }, 'cluster: this node stepped down from leading the feed');
     try {
-      this.options.onDemoted(reason);
+      return Promise.resolve(this.options.onDemoted(reason)).catch((err: unknown) => this.options.log.error({ err }, 'cluster: stepping down failed'));
     } catch (err) {
       this.options.log.error({ err }, 'cluster: stopping the feed failed');
+      return Promise.resolve();
     }
   }
 }

@@ -6,7 +6,8 @@
  *   newest tick handed out, runs the feed, writes the tick log through the fence (the epoch must
  *   still be current inside the write's transaction) and publishes every tick on the bus.
  * - Demoted (lock connection lost, epoch moved on, fence refused a write, node stopping): the
- *   feed stops at once, the unsent bus batch is dropped, and the market follows the bus.
+ *   feed stops at once, the turn's unsent ticks still go out, the term's last write goes
+ *   through the fence, and the market follows the bus.
  * - Following: every bus message of the current or a newer epoch goes into the market
  *   (`Market.acceptRemote`); the node's own messages are skipped (it ingested them itself).
  *
@@ -18,6 +19,9 @@ import type { Market } from '../domain/market/service';
 import { FencedError } from '../domain/market/service';
 import { FeedLeadership, LEASE_NAME, type LeadershipLog, type LockConnection, type Role } from './leadership';
 import { TickPublisher, type TickBus, type TickMessage } from './tick-bus';
+
+/** How often a node re-reads which pairs are active. */
+export const PAIRS_REFRESH_MS = 2_000;
 
 export interface ClusterNodeOptions {
   nodeId: string;
@@ -43,6 +47,7 @@ export interface ClusterStatus {
 export class ClusterNode {
   readonly leadership: FeedLeadership;
   private publisher: TickPublisher | null = null;
+  private pairsTimer: NodeJS.Timeout | null = null;
   private lastBusTickAt: number | null = null;
   private started = false;
 
@@ -86,6 +91,11 @@ export class ClusterNode {
     if (this.started) return;
     this.started = true;
     this.options.bus?.subscribe((message) => this.heard(message));
+    // Pairs an operator enabled or disabled through another node (its event is delivered once).
+    this.pairsTimer = setInterval(() => {
+      this.options.market.refreshActive().catch((err: unknown) => this.options.log.warn({ err }, 'cluster: reading the pairs failed'));
+    }, PAIRS_REFRESH_MS);
+    this.pairsTimer.unref();
     await this.leadership.start();
   }
 
@@ -100,6 +110,8 @@ export class ClusterNode {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    if (this.pairsTimer) clearInterval(this.pairsTimer);
+    this.pairsTimer = null;
     await this.leadership.stop();
     await this.options.bus?.close();
     await this.options.onClose?.();
@@ -121,13 +133,20 @@ export class ClusterNode {
       fence: (trx) => fence(trx, epoch),
       publish: (tick) => publisher?.add(tick),
       onFenced: () => this.leadership.resign('the tick log refused a write of this epoch'),
+      valid: () => this.leadership.leaseValid(),
+      // Nobody led before the first term: nothing to wait for.
+      handoverMs: epoch === 1 ? 0 : this.leadership.handoverMs(),
     });
   }
 
-  private demoted(): void {
-    this.publisher?.cancel();
+  /**
+   * The feed stops now; the ticks numbered this turn still go out (tagged with this term's epoch:
+   * followers that already heard a newer one drop them), then the term's last write.
+   */
+  private demoted(): Promise<void> {
+    this.publisher?.flush();
     this.publisher = null;
-    this.options.market.follow().catch((err: unknown) => this.options.log.error({ err }, 'cluster: stepping down failed'));
+    return this.options.market.follow();
   }
 }
 

@@ -71,6 +71,10 @@ export interface LeaderTerm {
   publish: (tick: Tick) => void;
   /** A write was refused by the fence: another node leads now. */
   onFenced: () => void;
+  /** Whether the lease is current: ticks are only numbered while it is (leadership.ts). */
+  valid: () => boolean;
+  /** Wait this long (still following the bus) before the term's first tick: the old leader's last ticks arrive. */
+  handoverMs: number;
 }
 
 /** The tick log refused a write of a deposed leader. */
@@ -331,9 +335,11 @@ export class Market implements MarketService {
    */
   async lead(term: LeaderTerm): Promise<void> {
     if (this.stopped || this.role === 'single') return;
+    this.term = term;
+    if (term.handoverMs > 0) await new Promise((resolve) => setTimeout(resolve, term.handoverMs));
+    if (this.stopped || this.term !== term) return;
     this.role = 'leader';
     this.epoch = Math.max(this.epoch, term.epoch);
-    this.term = term;
     const db = this.ctx.db;
     let recorded = new Map<string, Tick>();
     await this.serial(async () => {
@@ -388,7 +394,11 @@ export class Market implements MarketService {
    * then dropped. The node follows the bus from now on.
    */
   async follow(): Promise<void> {
-    if (this.role !== 'leader') return;
+    if (this.role !== 'leader') {
+      // Demoted during the handover wait: the term never started.
+      this.term = null;
+      return;
+    }
     const term = this.term;
     this.stopFeed();
     this.role = 'follower';
@@ -478,6 +488,8 @@ export class Market implements MarketService {
     if ((last && time < last.time) || (floor && time < floor.time)) return this.refuse(raw, 'time before the last tick');
     const seq = Math.max(last?.seq ?? 0, floor?.seq ?? 0) + 1;
 
+    // A leader whose lease ran out numbers nothing (another node may lead already; leadership.ts).
+    if (this.role === 'leader' && !this.term?.valid()) return null;
     const tick: Tick = Object.freeze({ pair_code: s.pair.pair_code, seq, time, price });
     s.handedOut = null;
     s.epoch = this.epoch;
@@ -542,6 +554,17 @@ export class Market implements MarketService {
     if (!s || s.pair.is_active === active) return false;
     s.pair.is_active = active;
     return true;
+  }
+
+  /**
+   * Cluster: follow the operators' pair changes made through another node (its `pairs.changed`
+   * event is delivered once cluster-wide, not on every node). Returns the pairs that changed.
+   */
+  async refreshActive(): Promise<string[]> {
+    const rows = await this.ctx.db.selectFrom('pairs').select(['pair_code', 'is_active']).execute();
+    const changed: string[] = [];
+    for (const r of rows) if (this.setActive(r.pair_code, Number(r.is_active) !== 0)) changed.push(r.pair_code);
+    return changed;
   }
 
   /** A pair exists and is not explicitly inactive. */

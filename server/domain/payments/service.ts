@@ -56,7 +56,16 @@ export interface PaymentsServiceOptions extends PaymentsDeps {
   oxapay?: { apiUrl: string; merchantApiKey: string; payoutApiKey: string; timeoutMs?: number };
   /** How often live mode asks OxaPay about pending deposits and payouts (reconcile.ts). */
   reconcileIntervalMs?: number;
+  /**
+   * Several nodes (docs/cluster.md): whether this node leads the feed now. The jobs that call
+   * out (OxaPay reconciliation) and the adoption of deposits a stopped node was watching run on
+   * the leader only. Absent: one node, which runs them all.
+   */
+  isLeader?: () => boolean;
 }
+
+/** Cluster: how often the leader adopts pending deposits no node may be watching. */
+export const ADOPT_INTERVAL_MS = 5_000;
 
 export class PaymentsService {
   readonly deps: PaymentsDeps;
@@ -69,6 +78,7 @@ export class PaymentsService {
   /** Live mode only. */
   readonly oxapay: OxapayClient | null = null;
   private reconciler: NodeJS.Timeout | null = null;
+  private adopter: NodeJS.Timeout | null = null;
   private reconciling: Promise<ReconcileReport> | null = null;
 
   constructor(private readonly opts: PaymentsServiceOptions) {
@@ -214,8 +224,17 @@ export class PaymentsService {
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepIntervalMs ?? 15_000);
     this.sweeper.unref();
+    const isLeader = this.opts.isLeader;
+    if (isLeader) {
+      this.adopter = setInterval(() => {
+        if (!isLeader()) return;
+        for (const p of this.providers.values()) p.adopt?.().catch((err) => this.opts.log.warn({ err }, 'payments: adopting deposits failed'));
+      }, ADOPT_INTERVAL_MS);
+      this.adopter.unref();
+    }
     if (this.oxapay) {
       this.reconciler = setInterval(() => {
+        if (isLeader && !isLeader()) return;
         this.reconcile().catch((err) => this.opts.log.warn({ err }, 'payments: reconciliation failed'));
       }, this.opts.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS);
       this.reconciler.unref();
@@ -227,6 +246,8 @@ export class PaymentsService {
     this.sweeper = null;
     if (this.reconciler) clearInterval(this.reconciler);
     this.reconciler = null;
+    if (this.adopter) clearInterval(this.adopter);
+    this.adopter = null;
     await this.sweeping;
     await this.reconciling?.catch(() => undefined);
     for (const p of this.providers.values()) await p.stop?.();

@@ -36,6 +36,8 @@ export interface ChainGateway {
   forget(transactionId: number): void;
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** Cluster (docs/cluster.md): also watch pending deposits another node was watching. */
+  adopt?(): Promise<void>;
 }
 
 export interface PaymentLog {
@@ -110,6 +112,10 @@ export class CryptoAddressProvider implements PaymentProvider {
 
   stop(): Promise<void> {
     return this.chain.stop?.() ?? Promise.resolve();
+  }
+
+  adopt(): Promise<void> {
+    return this.chain.adopt?.() ?? Promise.resolve();
   }
 }
 
@@ -204,6 +210,8 @@ export function signedCryptoCallback(secret: string, payload: CryptoWebhook): { 
 
 export class SimulatedChain implements ChainGateway {
   private readonly timers = new Map<number, NodeJS.Timeout>();
+  /** Deposits whose callback is being sent (adopt leaves them be). */
+  private readonly confirming = new Set<number>();
   private stopped = true;
 
   constructor(private readonly opts: SimulatedChainOptions) {}
@@ -228,6 +236,17 @@ export class SimulatedChain implements ChainGateway {
   /** Reschedule every pending crypto deposit (a restart must not lose one). */
   async start(): Promise<void> {
     this.stopped = false;
+    await this.adopt();
+  }
+
+  /**
+   * Watch every pending crypto deposit not watched here yet (start; in a cluster the feed leader
+   * also calls it periodically, for deposits a stopped node was watching). The callback's effect
+   * is claimed (`status = 'pending'`, ledger key `deposit:<id>:credit`): a deposit two nodes
+   * confirm is credited once.
+   */
+  async adopt(): Promise<void> {
+    if (this.stopped) return;
     const rows = await this.opts.db
       .selectFrom('payment_transactions')
       .selectAll()
@@ -236,7 +255,7 @@ export class SimulatedChain implements ChainGateway {
       .where('status', '=', 'pending')
       .where('crypto_wallet_address', 'is not', null)
       .execute();
-    for (const row of rows) this.watch(row);
+    for (const row of rows) if (!this.timers.has(row.id) && !this.confirming.has(row.id)) this.watch(row);
   }
 
   async stop(): Promise<void> {
@@ -250,7 +269,10 @@ export class SimulatedChain implements ChainGateway {
     this.forget(id);
     const timer = setTimeout(() => {
       this.timers.delete(id);
-      void this.confirm(id).catch((err) => this.opts.log.warn({ err, transaction_id: id }, 'simulated chain: confirmation failed'));
+      this.confirming.add(id);
+      void this.confirm(id)
+        .catch((err) => this.opts.log.warn({ err, transaction_id: id }, 'simulated chain: confirmation failed'))
+        .finally(() => this.confirming.delete(id));
     }, Math.max(0, delayMs));
     timer.unref();
     this.timers.set(id, timer);

@@ -79,4 +79,6 @@ export interface PaymentProvider {
   onRejected?(row: PaymentTxRow): void;
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** Cluster (docs/cluster.md): take over the watching of deposits another node was watching. */
+  adopt?(): Promise<void>;
 }
