@@ -160,6 +160,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     fs.rmSync(root, { recursive: true, force: true });
   };
 
+  // If this process ends without stop() (a crash, a killed test run), the nodes go with it.
+  const killNodes = () => nodes.forEach((n) => n.child && !exited(n.child) && n.child.kill('SIGKILL'));
+  process.once('exit', killNodes);
+  const stopAllOnce = async () => {
+    process.off('exit', killNodes);
+    await stopAll();
+  };
+
   try {
     const [pgStart, redisStart] = await Promise.allSettled([startPostgres(), startRedis()]);
     if (pgStart.status === 'fulfilled') started.push({ stop: async () => pgStart.value.stop() });
@@ -278,12 +286,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       },
       admin: (args) => runNode(['server/cli/admin.ts', ...args], { ...env, DATA_DIR: path.join(root, 'admin') }),
       logs: () => nodes.map((n) => `----- ${n.id} (port ${n.port})\n${n.output.slice(-4000)}`).join('\n'),
-      stop: stopAll,
+      stop: stopAllOnce,
     };
     return cluster;
   } catch (err) {
     const out = nodes.map((n) => `----- ${n.id}\n${n.output.slice(-3000)}`).join('\n');
-    await stopAll();
+    await stopAllOnce();
     if (out && err instanceof Error) err.message += `\n${out}`;
     throw err;
   }
