@@ -35,13 +35,20 @@ interface Fanout {
   received: number;
   expected: number;
   failed: number;
+  /** Why sockets failed, with counts. */
+  why: string;
   connectMs: number;
   perNode: Record<string, number>;
 }
 
-async function connectAll(url: string, n: number): Promise<{ clients: ClusterSocket[]; failed: number; connectMs: number }> {
+async function connectAll(url: string, n: number): Promise<{ clients: ClusterSocket[]; failed: number; why: string; connectMs: number }> {
   const clients: ClusterSocket[] = [];
   let failed = 0;
+  const reasons = new Map<string, number>();
+  const fail = (reason: string) => {
+    failed++;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  };
   const start = performance.now();
   await pool(
     Array.from({ length: n }, (_, i) => i),
@@ -55,17 +62,18 @@ async function connectAll(url: string, n: number): Promise<{ clients: ClusterSoc
           c.socket.once('init_candles', () => (clearTimeout(timer), resolve(true)));
           c.socket.emit('select_pair', { pair_code: PAIR, timeframe: '5s' });
         });
-        if (!ok) failed++;
-      } catch {
-        failed++;
+        if (!ok) fail('no init_candles within 60 s');
+      } catch (err) {
+        fail(err instanceof Error ? err.message : String(err));
       }
     },
   );
-  return { clients, failed, connectMs: performance.now() - start };
+  const why = [...reasons].map(([r, k]) => `${k} × ${r}`).join('; ');
+  return { clients, failed, why, connectMs: performance.now() - start };
 }
 
 async function fanout(url: string): Promise<Fanout> {
-  const { clients, failed, connectMs } = await connectAll(url, N);
+  const { clients, failed, why, connectMs } = await connectAll(url, N);
   const perNode: Record<string, number> = {};
   for (const c of clients) perNode[c.node() ?? '?'] = (perNode[c.node() ?? '?'] ?? 0) + 1;
   await sleep(500);
@@ -89,6 +97,7 @@ async function fanout(url: string): Promise<Fanout> {
     received: lat.length,
     expected: clients.length * TICK_SECONDS * TICKS_PER_SECOND,
     failed,
+    why,
     connectMs,
     perNode,
   };
@@ -149,7 +158,7 @@ async function main() {
       baseline: `the same clients on 1 node: ${value(one)}`,
       goal: 'p99 <= 100 ms with three nodes, none out of order',
       met: three.outOfOrder === 0 && three.failed === 0 && three.p99 <= 100,
-      note: `sockets per node: ${spread(three)}; received ${three.received} of ~${three.expected} (1 node: ${one.received} of ~${one.expected}); connect ${(three.connectMs / 1000).toFixed(1)} s vs ${(one.connectMs / 1000).toFixed(1)} s; all on one machine`,
+      note: `sockets per node: ${spread(three)}; received ${three.received} of ~${three.expected} (1 node: ${one.received} of ~${one.expected}); connect ${(three.connectMs / 1000).toFixed(1)} s vs ${(one.connectMs / 1000).toFixed(1)} s${three.why || one.why ? `; failed sockets: ${[three.why, one.why].filter(Boolean).join(' / ')}` : ''}; all on one machine`,
     });
     const worst = Math.max(...gaps);
     emit({
