@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/server-fixture';
 import { register, resetCodeFrom } from '../support/auth';
+import { databaseEnv } from '../support/test-database';
 
 const server = useTestServer({ RATE_LIMIT: 'false' });
 
@@ -15,7 +16,7 @@ function admin(args: string[], env: Record<string, string> = {}): Promise<{ code
     execFile(
       'npx',
       ['tsx', 'server/cli/admin.ts', ...args],
-      { env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
+      { env: { ...process.env, ...databaseEnv(server.dataDir), LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
         resolve({ code, stdout, stderr });

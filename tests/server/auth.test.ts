@@ -3,7 +3,7 @@
  * refresh with rotation and reuse detection, logout, the admin-session exchange, email
  * verification and front settings. Rate limits are off here (auth-limits.test.ts covers them).
  */
-import { sql } from 'kysely';
+import { withForeignKeysOff } from '../support/test-database';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/server-fixture';
 import { lastMailTo, linkTokenFrom, register, validRegistration } from '../support/auth';
@@ -217,12 +217,9 @@ describe('/me and the bearer guard', () => {
     const u = await register(server);
     // The ledger is append-only (its rows can never be deleted), so the user row goes alone,
     // with foreign keys off for that one statement, as a direct database edit would.
-    await sql`pragma foreign_keys = off`.execute(server.ctx.db);
-    try {
-      await server.ctx.db.deleteFrom('users').where('id', '=', u.userId).execute();
-    } finally {
-      await sql`pragma foreign_keys = on`.execute(server.ctx.db);
-    }
+    await withForeignKeysOff(server.ctx.db, async (conn) => {
+      await conn.deleteFrom('users').where('id', '=', u.userId).execute();
+    });
     expect((await server.api('GET', '/api/platform/auth/me', undefined, u.token)).status).toBe(401);
   });
 });

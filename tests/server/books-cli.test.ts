@@ -19,6 +19,7 @@ import {
   type OrdersServer,
   type TestUser,
 } from '../support/orders-harness';
+import { databaseEnv } from '../support/test-database';
 
 let s: OrdersServer;
 let user: TestUser;
@@ -42,7 +43,7 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
   const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void out.push(String(line)));
   const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void err.push(String(line)));
   try {
-    const code = await runCli(args, { DATA_DIR: s.server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
+    const code = await runCli(args, { ...databaseEnv(s.server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
     return { code, out: out.join('\n'), err: err.join('\n') };
   } finally {
     log.mockRestore();
@@ -222,7 +223,7 @@ describe('books, pnl, exposure and the risk limit', () => {
       execFile(
         path.resolve('node_modules/.bin/tsx'),
         ['server/cli/admin.ts', 'books', '--json'],
-        { env: { ...process.env, DATA_DIR: s.server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
+        { env: { ...process.env, ...databaseEnv(s.server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
         (err, stdout) => resolve({ code: err ? 1 : 0, stdout: String(stdout) }),
       );
     });

@@ -8,7 +8,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderReceiptSchema, type Order, type OrderReceipt } from '../../contract/orders';
 import * as v from 'valibot';
@@ -16,6 +15,7 @@ import { TickBatchResponseSchema, type TickBatchResponse } from '../../contract/
 import { balance, makeUser, startOrdersServer, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
 import { GENESIS_HASH, verifyChain } from '../../server/domain/market/tick-chain';
 import { verifyReceipt } from '../../server/domain/orders/receipt';
+import { databaseEnv, dropTrigger } from '../support/test-database';
 
 let s: OrdersServer;
 let user: TestUser;
@@ -27,7 +27,7 @@ function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: 
     execFile(
       TSX,
       ['server/cli/admin.ts', ...args],
-      { env: { ...process.env, DATA_DIR: s.server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
+      { env: { ...process.env, ...databaseEnv(s.server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -197,7 +197,7 @@ describe('receipts and the tick log chain', () => {
     const r = (await receipt(settled.order_id)).body.data!.receipt;
     const batchId = r.exit_tick!.batch!.batch_id;
     // Someone with file access goes around the guard.
-    await sql`drop trigger market_ticks_sealed`.execute(db);
+    await dropTrigger(db, 'market_ticks_sealed', 'market_ticks');
     await db.updateTable('market_ticks').set({ price: 1.3311 }).where('pair_code', '=', 'GBPUSD').where('seq', '=', settled.exit_tick!.seq).execute();
     const report = await verifyChain(db, 0);
     expect(report.broken).toEqual({ batch_id: batchId, reason: expect.stringContaining('tick_digest') });

@@ -4,13 +4,13 @@
  * dispatcher picks it up on its poll, pushes `pairs` (init_pairs' shape) to every connected socket,
  * and refuses orders on the disabled pair like any inactive pair (404). Enabling brings it back.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { useTestServer } from '../support/server-fixture';
 import { nextEvent } from '../support/server';
 import { register, type Registered } from '../support/auth';
-import { openDatabase, type DB } from '../../server/db';
+import type { DB } from '../../server/db';
+import { openTestDatabase } from '../support/test-database';
 import { pairsCommand } from '../../server/cli/commands/pairs';
 import type { CliContext } from '../../server/cli/commands/types';
 import type { InitPairs } from '../../contract/socket';
@@ -32,7 +32,7 @@ const place = () =>
 
 beforeAll(async () => {
   await server.ctx.services.market.whenStarted();
-  db = await openDatabase(path.join(server.dataDir, 'tradeterminal.db'));
+  db = await openTestDatabase(server.dataDir);
   user = await register(server);
   socket = connectSocket(server.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true });
   await nextEvent(socket, 'init_pairs');

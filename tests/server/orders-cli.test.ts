@@ -6,11 +6,11 @@
  * differ, CANNOT VERIFY (exit 3) when the log lacks the ticks, and refuses bad usage (exit 2).
  */
 import { execFile } from 'node:child_process';
-import { sql } from 'kysely';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
 import { expectLedgerClean, makeUser, startOrdersServer, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { databaseEnv, dropTrigger } from '../support/test-database';
 
 let s: OrdersServer;
 let user: TestUser;
@@ -32,7 +32,7 @@ function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: 
     execFile(
       TSX,
       ['server/cli/admin.ts', ...args],
-      { env: { ...process.env, DATA_DIR: s.server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
+      { env: { ...process.env, ...databaseEnv(s.server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -130,7 +130,7 @@ describe('npm run admin -- order <id> on a log that differs', () => {
 
     // The log now says the price fell to the exit: the order should have lost, yet it was paid.
     // (Tick rows are append-only since migration 009; this tamper goes around the guard.)
-    await sql`drop trigger market_ticks_sealed`.execute(db);
+    await dropTrigger(db, 'market_ticks_sealed', 'market_ticks');
     await db.updateTable('market_ticks').set({ price: 1.3299 }).where('pair_code', '=', 'GBPUSD').where('seq', '=', won.exit_tick!.seq).execute();
     const bad = await admin(['order', String(won.order_id)]);
     expect(bad.code).toBe(1);

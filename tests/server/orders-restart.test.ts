@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db';
+import { openTestDatabase } from '../support/test-database';
 import { auditLedger } from '../../server/domain/ledger';
 import type { Order } from '../../contract/orders';
 import { balance, makeUser, orderLedger, removeDir, startOrdersServer, TestClock, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
@@ -54,7 +54,7 @@ describe('restart', () => {
     await s1.server.close();
 
     // Data loss: the USDJPY tick log is gone while the server was down.
-    const db = await openDatabase(path.join(dataDir, 'tradeterminal.db'));
+    const db = await openTestDatabase(dataDir);
     const stillOpen = await db.selectFrom('orders').select('id').where('status', '=', 'open').execute();
     expect(stillOpen).toHaveLength(5);
     await db.deleteFrom('market_ticks').where('pair_code', '=', 'USDJPY').execute();

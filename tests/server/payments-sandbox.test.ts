@@ -15,6 +15,7 @@ import { DepositResultSchema, PaymentMethodsResultSchema, TransactionListResultS
 import { nextEvent, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
 import { deposit, fundReal, newUser, startMoneyServer, userSocket } from './payments-support';
+import { databaseEnv, prepareDatabase, releaseDatabase } from '../support/test-database';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -73,11 +74,12 @@ interface Run {
 }
 
 /** Start `tsx server/main.ts`; resolve when it exits, or when it printed its banner (then stop it). */
-function runServer(env: Record<string, string>): Promise<Run> {
+async function runServer(env: Record<string, string>): Promise<Run> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-mode-'));
-  return new Promise((resolve, reject) => {
+  await prepareDatabase(dataDir);
+  const run = await new Promise<Run>((resolve, reject) => {
     const child = spawn(TSX, ['server/main.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO_USER: 'false', DIST_DIR: path.join(dataDir, 'none'), ...env },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...databaseEnv(dataDir), LOG_LEVEL: 'silent', SEED_DEMO_USER: 'false', DIST_DIR: path.join(dataDir, 'none'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -97,10 +99,12 @@ function runServer(env: Record<string, string>): Promise<Run> {
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (code) => {
       clearTimeout(timer);
-      fs.rmSync(dataDir, { recursive: true, force: true });
       resolve({ code: stopped ? null : code, stdout, stderr });
     });
   });
+  await releaseDatabase(dataDir);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return run;
 }
 
 describe('starting the server', () => {

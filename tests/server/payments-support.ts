@@ -13,6 +13,7 @@ import { assertLedgerAudit, auditOnClose } from '../support/ledger-audit';
 import { getBalanceMinor, type Account } from '../../server/domain/ledger';
 import type { PaymentsService } from '../../server/domain/payments/service';
 import { cryptoWebhookSecret, hmacHex } from '../../server/domain/payments/signing';
+import { databaseEnv } from '../support/test-database';
 
 /** A money server; the real `audit` command runs on its database when it closes. */
 export async function startMoneyServer(env: Record<string, string> = {}): Promise<TestServer> {
@@ -52,7 +53,7 @@ export function admin(server: TestServer, ...args: string[]): Promise<{ code: nu
     execFile(
       TSX,
       ['server/cli/admin.ts', ...args],
-      { env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 30_000 },
+      { env: { ...process.env, ...databaseEnv(server.dataDir), LOG_LEVEL: 'silent', NODE_ENV: 'test' }, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });

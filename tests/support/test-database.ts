@@ -9,6 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf, openDatabase, type DB } from '../../server/db';
 import { createDatabase, dropDatabase } from './postgres';
 
 const URL_FILE = 'test-database-url';
@@ -56,4 +58,32 @@ export async function releaseDatabase(dataDir: string): Promise<void> {
 export function databaseEnv(dataDir: string): Record<string, string> {
   const url = databaseUrlOf(dataDir);
   return { DATA_DIR: dataDir, ...(url ? { DATABASE_URL: url } : {}) };
+}
+
+/**
+ * Run `fn` with foreign keys not enforced, as a direct database edit by an operator would (e.g.
+ * deleting a user row whose ledger rows can never go): `pragma foreign_keys` on SQLite,
+ * `session_replication_role = replica` on PostgreSQL (on one connection, the test role is a
+ * superuser).
+ */
+export async function withForeignKeysOff(db: Kysely<any>, fn: (conn: Kysely<any>) => Promise<void>): Promise<void> {
+  const postgres = dialectOf(db) === 'postgres';
+  await db.connection().execute(async (conn) => {
+    await (postgres ? sql`set session_replication_role = replica` : sql`pragma foreign_keys = off`).execute(conn);
+    try {
+      await fn(conn);
+    } finally {
+      await (postgres ? sql`set session_replication_role = default` : sql`pragma foreign_keys = on`).execute(conn);
+    }
+  });
+}
+
+/** Open the database of the test server on `dataDir` (its SQLite file, or its PostgreSQL database). */
+export function openTestDatabase(dataDir: string): Promise<DB> {
+  return openDatabase({ dataDir, databaseUrl: databaseUrlOf(dataDir), databasePoolSize: 2 });
+}
+
+/** Drop a trigger, as someone with direct database access going around a guard would. */
+export async function dropTrigger(db: Kysely<any>, name: string, table: string): Promise<void> {
+  await sql.raw(dialectOf(db) === 'postgres' ? `drop trigger ${name} on ${table}` : `drop trigger ${name}`).execute(db);
 }

@@ -72,10 +72,13 @@ export interface PnlRow {
   house_result: number;
 }
 
+const DAY_MS = 86_400_000;
+
 /** Closed orders in [fromMs, toMs) by UTC day of the close, pair, account and currency. */
 export async function readPnl(cli: Pick<CliContext, 'db'>, fromMs: number, toMs: number): Promise<{ real: PnlRow[]; demo: PnlRow[]; totals: Record<string, number> }> {
-  const rows = await sql<{ day: string; pair: string; account: string; currency: string; orders: number; stakes: number; payouts: number }>`
-    select date(closed_at / 1000, 'unixepoch') as day, pair_code as pair, account, currency,
+  // The UTC day as a day number (integer division on both dialects), named in JS below.
+  const rows = await sql<{ day: number; pair: string; account: string; currency: string; orders: number; stakes: number; payouts: number }>`
+    select closed_at / ${sql.lit(DAY_MS)} as day, pair_code as pair, account, currency,
            count(*) as orders, sum(stake) as stakes, sum(coalesce(payout, 0)) as payouts
     from orders
     where status = 'closed' and closed_at >= ${fromMs} and closed_at < ${toMs}
@@ -85,7 +88,7 @@ export async function readPnl(cli: Pick<CliContext, 'db'>, fromMs: number, toMs:
   const out = { real: [] as PnlRow[], demo: [] as PnlRow[], totals: {} as Record<string, number> };
   for (const r of rows.rows) {
     const row: PnlRow = {
-      day: r.day,
+      day: new Date(Number(r.day) * DAY_MS).toISOString().slice(0, 10),
       pair: r.pair,
       currency: r.currency,
       orders: Number(r.orders),

@@ -5,7 +5,7 @@
  * the CLI process) refreshes its pair cache and pushes `pairs` to every socket.
  */
 import { recordEvent } from '../events';
-import { transaction, type DB } from '../../db';
+import { forUpdate, transaction, type DB } from '../../db';
 
 export interface PairRow {
   pair_code: string;
@@ -22,7 +22,7 @@ export async function listPairRows(db: DB): Promise<PairRow[]> {
 /** Set a pair's active flag. Returns null for an unknown pair, else whether anything changed. */
 export async function setPairActive(db: DB, pairCode: string, active: boolean, now = Date.now()): Promise<{ changed: boolean } | null> {
   return transaction(db, async (trx) => {
-    const row = await trx.selectFrom('pairs').select(['is_active']).where('pair_code', '=', pairCode).executeTakeFirst();
+    const row = await forUpdate(trx, trx.selectFrom('pairs').select(['is_active']).where('pair_code', '=', pairCode)).executeTakeFirst();
     if (!row) return null;
     if ((Number(row.is_active) !== 0) === active) return { changed: false };
     await trx.updateTable('pairs').set({ is_active: active ? 1 : 0, updated_at: now }).where('pair_code', '=', pairCode).execute();

@@ -87,7 +87,7 @@ export async function createDeposit(
   const provider = providerFor(providers, method.integration_type);
   const requestId = input.client_request_id ?? null;
   const identity: RequestIdentity = { type: 'deposit', methodId: method.id, currency: currency.iso_code, amount: checked.amount, details: null };
-  const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, identity), created: false });
+  const replay = async (row: PaymentTxRow) => ({ value: sameRequestOrThrow(await whenOpened(deps, row), identity), created: false });
 
   if (requestId) {
     const earlier = await byRequestId(deps.db, userId, requestId);
@@ -172,6 +172,28 @@ export async function createDeposit(
   });
   provider.onCreated?.(stored);
   return { value: stored, created: true };
+}
+
+/** How long a replayed request waits for the first one's provider answer (longer than the OxaPay call limit). */
+const REPLAY_WAIT_MS = 15_000;
+
+/**
+ * A retried request that finds its deposit still being opened (the first request committed the
+ * row and is asking the provider, outside any transaction) waits for that answer, so both get
+ * the same payment details. Every provider stores at least one of these fields; a row that
+ * left `pending` has its answer too. On SQLite this rarely shows (transactions queue in one
+ * process); on PostgreSQL the retry runs truly alongside.
+ */
+async function whenOpened(deps: PaymentsDeps, row: PaymentTxRow): Promise<PaymentTxRow> {
+  const opening = (r: PaymentTxRow) =>
+    r.status === 'pending' && r.requisit === null && r.crypto_wallet_address === null && r.invoice_id === null && r.payment_url === null;
+  const deadline = performance.now() + REPLAY_WAIT_MS;
+  let current = row;
+  while (opening(current) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    current = (await deps.db.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirst()) ?? current;
+  }
+  return current;
 }
 
 /** The deposit answer (spec section 3, Deposit result). */
