@@ -28,7 +28,7 @@ import type { AppContext, ServerBase, ServerModule } from './context';
 import { buildServices } from './composition';
 import { HttpError } from './http/errors';
 import { installSocketGuard, type SocketCounter } from './http/socket-guard';
-import { Readiness, feedCheck } from './http/readiness';
+import { DRAINING_TEXT, Readiness, feedCheck, registerDrainHooks } from './http/readiness';
 import { openRedis, KEY_PREFIX, type RedisInfra } from './infra/redis';
 import { RedisSocketCounter } from './infra/socket-counts';
 import { sql } from 'kysely';
@@ -64,12 +64,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...hardenedServerOptions,
   });
   const secrets = loadSecrets(config);
-  // Redis first: an unreachable REDIS_URL stops the start before anything else is opened.
-  const redis: RedisInfra | null = config.redisUrl ? await openRedis(config.redisUrl, { nodeId: config.nodeId, log: app.log }) : null;
-  const db = await openDatabase(config).catch(async (err: unknown) => {
-    await redis?.close();
-    throw err;
-  });
+  const db = await openDatabase(config);
+  // An unreachable REDIS_URL stops the start (infra/redis.ts says which and why).
+  const redis: RedisInfra | null = config.redisUrl
+    ? await openRedis(config.redisUrl, { nodeId: config.nodeId, log: app.log }).catch(async (err: unknown) => {
+        await db.destroy();
+        throw err;
+      })
+    : null;
   const readiness = new Readiness();
   // On PostgreSQL several nodes share the outbox: each event is claimed once (events.ts).
   const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'), { claim: config.databaseUrl !== undefined, now: options.now });
@@ -124,18 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // In a cluster the node's feed role is checked first (docs/cluster.md, cluster/node.ts).
   readiness.add('feed', () => ctx.services.cluster?.feedProblem() ?? feedCheck(ctx.services.market, ctx.now()));
 
-  // Draining (SIGTERM): requests that still arrive on open connections are refused in the
-  // envelope, and told to close the connection; /api/health and /api/ready answer as usual.
-  app.addHook('onRequest', async (req, reply) => {
-    if (!readiness.draining) return;
-    const url = req.url.split('?')[0];
-    if (url === '/api/health' || url === '/api/ready') return;
-    return reply.status(503).header('connection', 'close').send(fail(DRAINING_TEXT));
-  });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    if (readiness.draining) reply.header('connection', 'close');
-    return payload;
-  });
+  registerDrainHooks(app, readiness);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -275,9 +266,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.ready();
   return { app, ctx };
 }
-
-/** The answer to requests and sockets that arrive while the node shuts down. */
-export const DRAINING_TEXT = 'Server is shutting down, please retry';
 
 function listeningPort(app: FastifyInstance, config: Config): number {
   const addr = app.server.address();

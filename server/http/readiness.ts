@@ -10,7 +10,11 @@
  * whoever registered with `onDrain` to stop taking new work (new sockets are refused, background
  * jobs stop claiming); the rest of the shutdown is Fastify's close (server/app.ts).
  */
-import type { FieldError } from '../../contract/envelope';
+import type { FastifyInstance } from 'fastify';
+import { fail, type FieldError } from '../../contract/envelope';
+
+/** The answer to requests and sockets that arrive while the node shuts down. */
+export const DRAINING_TEXT = 'Server is shutting down, please retry';
 
 /** null: fine; a string: what is wrong. */
 export type ReadinessCheck = () => Promise<string | null> | string | null;
@@ -110,4 +114,22 @@ export function feedCheck(market: FeedState, now: number): string | null {
     if (t && now - t.time <= market.staleLimitMs(p.pair_code)) return null;
   }
   return 'no fresh tick on any active pair';
+}
+
+/**
+ * While draining, a request that still arrives on an open connection is refused in the envelope
+ * (503, DRAINING_TEXT) and every answer asks to close the connection; /api/health and
+ * /api/ready answer as usual.
+ */
+export function registerDrainHooks(app: FastifyInstance, readiness: Readiness): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!readiness.draining) return;
+    const url = req.url.split('?')[0];
+    if (url === '/api/health' || url === '/api/ready') return;
+    return reply.status(503).header('connection', 'close').send(fail(DRAINING_TEXT));
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (readiness.draining) reply.header('connection', 'close');
+    return payload;
+  });
 }
