@@ -64,6 +64,7 @@ export class FeedLeadership {
   private busy = false;
   private stopped = true;
   private leaderEpoch: number | null = null;
+  private stopping: Promise<void> | null = null;
   /** The feed start of the latest election (start() waits for it). */
   private electing: Promise<void> | null = null;
   /** When the lock and epoch were last confirmed (performance.now()). */
@@ -109,8 +110,15 @@ export class FeedLeadership {
     return this.step().then(() => this.electing ?? undefined);
   }
 
-  /** Step down (the feed stops), release the lock and close the connection. */
-  async stop(): Promise<void> {
+  /** Step down (the feed stops), release the lock and close the connection (once; callers share it). */
+  stop(): Promise<void> {
+    this.stopping ??= this.release().finally(() => {
+      this.stopping = null;
+    });
+    return this.stopping;
+  }
+
+  private async release(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -199,6 +207,14 @@ export class FeedLeadership {
         });
     }
     return this.connecting;
+  }
+
+  /**
+   * The fence of a tick-log write read `epoch` as current in a query sent at `at`
+   * (performance.now()): no other node had bumped it then, so the lease holds from `at` too.
+   */
+  confirm(epoch: number, at: number): void {
+    if (this.leaderEpoch === epoch && at > this.confirmedAt) this.confirmedAt = at;
   }
 
   /** Give the lead up now (the fence refused a write): the connection closes, the lock frees. */

@@ -130,7 +130,11 @@ export class ClusterNode {
     this.publisher = publisher;
     await this.options.market.lead({
       epoch,
-      fence: (trx) => fence(trx, epoch),
+      fence: async (trx) => {
+        const asked = performance.now();
+        await fence(trx, epoch);
+        this.leadership.confirm(epoch, asked);
+      },
       publish: (tick) => publisher?.add(tick),
       onFenced: () => this.leadership.resign('the tick log refused a write of this epoch'),
       valid: () => this.leadership.leaseValid(),

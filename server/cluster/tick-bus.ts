@@ -91,7 +91,8 @@ export class RedisTickBus implements TickBus {
   async close(): Promise<void> {
     this.handler = null;
     this.sub.off('message', this.onMessage);
-    await this.sub.unsubscribe(TICK_CHANNEL).catch(() => undefined);
+    // Not awaited: with Redis down the command would wait in the offline queue for ever.
+    this.sub.unsubscribe(TICK_CHANNEL).catch(() => undefined);
   }
 }
 

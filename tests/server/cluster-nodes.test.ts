@@ -24,6 +24,8 @@ import { Simulator } from '../../server/domain/market/simulator';
 import { pairSpec } from '../../server/domain/market/catalogue';
 import { verifyChain } from '../../server/domain/market/tick-chain';
 import { settleKey } from '../../server/domain/orders/settlement';
+import { fence } from '../../server/cluster/node';
+import { FencedError } from '../../server/domain/market/service';
 import type { Tick } from '../../server/domain/market/types';
 
 const JWT_SECRET = 'cluster-nodes-test-secret-0123456789abcdef';
@@ -279,4 +281,32 @@ describe('settlement and the outbox on three nodes', () => {
       expect([...seen.values()].every((n) => n === 1)).toBe(true);
     }
   }, 120_000);
+
+  it('refuses a tick-log write of a deposed epoch in its own transaction, and the deposed leader steps down', async () => {
+    const leader = await waitFor('a leader', () => leaders(nodes)[0]);
+    const epoch = roleOf(leader).epoch;
+    const db = leader.ctx.db;
+    // Another node took over (as its bump does): the old epoch's writes are refused before they write.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query("update cluster_leases set epoch = epoch + 1 where name = 'feed'");
+    } finally {
+      await admin.end();
+    }
+    const before = await db.selectFrom('market_ticks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const write = leader.ctx.tx(async (trx) => {
+      await fence(trx, epoch);
+      await trx.insertInto('market_ticks').values({ pair_code: PAIR, seq: 1_000_000_000, time_ms: Date.now(), price: 1 }).execute();
+    });
+    await expect(write).rejects.toBeInstanceOf(FencedError);
+    const stray = await db.selectFrom('market_ticks').select('seq').where('pair_code', '=', PAIR).where('seq', '=', 1_000_000_000).execute();
+    expect(stray).toHaveLength(0);
+    expect(Number(before.n)).toBeGreaterThan(0);
+    // The deposed leader notices (its check or its next fenced write) and a new term begins.
+    await waitFor('a term after the bump', () => {
+      const l = leaders(nodes);
+      return l.length === 1 && roleOf(l[0]).epoch > epoch + 1 && l[0].ctx.services.market.clusterRole === 'leader';
+    });
+  }, 60_000);
 });

@@ -110,7 +110,9 @@ describe('two nodes on one Redis: pushes and rate limits', () => {
   it('answers /api/ready naming Redis and the node, and /api/health with the node id', async () => {
     const health = await a.api('GET', '/api/health');
     expect(health.status).toBe(200);
-    expect(health.body.data).toEqual({ status: 'ok', node: 'node-a' });
+    // On PostgreSQL a node is a cluster node (docs/cluster.md): alone on its database, it leads.
+    const cluster = a.ctx.services.cluster;
+    expect(health.body.data).toEqual(cluster ? { status: 'ok', node: 'node-a', role: 'leader', epoch: cluster.status().epoch } : { status: 'ok', node: 'node-a' });
     // The test server's simulator ticks from the start, so every check passes once a tick is in.
     const report = await waitFor('node A to be ready', async () => {
       const r = await a.api('GET', '/api/ready');

@@ -372,6 +372,7 @@ export class Market implements MarketService {
       }
       // A tick an order recorded beyond both (placed on a node that heard a tick this one missed).
       recorded = await highestOrderTicks(db, (code) => this.series.get(code)?.ring.latest()?.seq ?? 0);
+      for (const s of this.series.values()) s.handedOut = null;
       for (const [code, t] of recorded) {
         const s = this.series.get(code);
         if (s) s.handedOut = { seq: t.seq, time: t.time };
