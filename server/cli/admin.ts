@@ -1,7 +1,9 @@
 /**
  * The operator CLI: `npm run admin -- <command> [args]` (tsx server/cli/admin.ts). It reads the
- * same configuration as the server (DATA_DIR, PUBLIC_URL, HOST, PORT...) and works directly on
- * the database file, never through the HTTP API, so it also works while the server is down.
+ * same configuration as the server (DATA_DIR, DATABASE_URL, PUBLIC_URL, HOST, PORT...) and works
+ * directly on the database (the SQLite file or PostgreSQL, docs/database.md), never through the
+ * HTTP API, so it also works while the server is down. Opening the database applies any pending
+ * migration, so any command also migrates.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

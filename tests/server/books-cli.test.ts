@@ -19,7 +19,8 @@ import {
   type OrdersServer,
   type TestUser,
 } from '../support/orders-harness';
-import { databaseEnv } from '../support/test-database';
+import { databaseEnv, testDialect } from '../support/test-database';
+import { migrationsFor } from '../../server/db/migrations';
 
 let s: OrdersServer;
 let user: TestUser;
@@ -232,6 +233,17 @@ describe('books, pnl, exposure and the risk limit', () => {
     expect(Object.keys(books)).toEqual(['currencies']);
     expect(books.currencies.USD.sum).toBe(0);
     expect(Object.values(books.currencies.USD.accounts).reduce((a: number, b) => a + (b as number), 0)).toBe(0);
+  });
+});
+
+describe('migrate', () => {
+  it('applies nothing more on an up-to-date database and lists the migrations, naming the dialect', async () => {
+    const r = await cli(['migrate']);
+    expect(r.code, r.err).toBe(0);
+    const dialect = testDialect() === 'postgres' ? 'PostgreSQL' : 'SQLite';
+    expect(r.out).toContain(`Database (${dialect}) is up to date: ${Object.keys(migrationsFor('sqlite')).length} migrations applied, the last 010_price_alerts.`);
+    expect(r.out).toContain('  001_core');
+    expect((await cli(['migrate', 'now'])).code).toBe(2);
   });
 });
 

@@ -119,7 +119,9 @@ let counter = 0;
 /** A fresh, fully migrated database (a copy of the template); returns its address. */
 export async function createDatabase(adminUrl: string): Promise<string> {
   const name = `tt_${process.pid}_${Date.now().toString(36)}_${++counter}`;
-  await adminQuery(adminUrl, `create database ${name} template ${TEMPLATE_DB}`);
+  // file_copy: about three times faster than the default WAL_LOG copy for a small template
+  // (its checkpoint costs nothing with fsync off).
+  await adminQuery(adminUrl, `create database ${name} template ${TEMPLATE_DB} strategy file_copy`);
   return databaseUrl(adminUrl, name);
 }
 

@@ -10,5 +10,6 @@ import { telegramCommand } from './telegram';
 import { orderCommand } from './order';
 import { ticksCommand } from './ticks';
 import { pairsCommand } from './pairs';
+import { migrateCommand } from './migrate';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand];

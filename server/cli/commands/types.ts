@@ -1,7 +1,8 @@
 /**
  * The operator CLI's command contract. A command gets the configuration and an open database
- * (the same file the server uses; writes go through `transaction`, which takes SQLite's write
- * lock up front, so the CLI and a running server never interleave), prints through `out`/`err`,
+ * (the same one the server uses; writes go through `transaction`, which takes SQLite's write
+ * lock up front or locks rows on PostgreSQL, so the CLI and a running server never interleave),
+ * prints through `out`/`err`,
  * and returns an exit code. Register a new command in ./index.ts.
  */
 import type { Config } from '../../config';
