@@ -1,8 +1,9 @@
 /**
  * A whole cluster on this machine for the cluster test and bench: a throwaway PostgreSQL
- * (tests/support/postgres.ts) and Redis (tests/support/redis.ts), the migrations run once, N
- * server processes (`server/main.ts` under tsx, each with its own NODE_ID, PORT and DATA_DIR, the
- * same DATABASE_URL, REDIS_URL and secrets) and Debian's nginx in front (tests/support/nginx.ts).
+ * (tests/support/postgres.ts) and Redis (tests/support/redis.ts), an empty database migrated
+ * once by the operator's `admin migrate`, N server processes (`server/main.ts` under tsx, each
+ * with its own NODE_ID, PORT and DATA_DIR, the same DATABASE_URL, REDIS_URL and secrets) and
+ * Debian's nginx in front (tests/support/nginx.ts).
  *
  * Helpers act on one node the way an operator or a crash would: kill -9, SIGTERM (the node
  * drains and exits), start again on the same port, wait for /api/ready; `leader()` asks every
@@ -16,7 +17,8 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startBalancer, type Balancer } from './nginx';
-import { createDatabase, startPostgres, type PostgresServer } from './postgres';
+import pg from 'pg';
+import { databaseUrl as databaseAt, startPostgres, type PostgresServer } from './postgres';
 import { startRedis, type RunningRedis } from './redis';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -123,6 +125,19 @@ async function getJson(url: string, timeoutMs = 2000): Promise<{ status: number;
   }
 }
 
+/** A new, empty database on the server of `adminUrl`; its address. */
+async function createEmptyDatabase(adminUrl: string): Promise<string> {
+  const name = `tt_cluster_${process.pid}_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  return databaseAt(adminUrl, name);
+}
+
 /** A short-lived `node --import tsx <args>` in the repository (the operator CLI). */
 function runNode(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -174,10 +189,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     if (redisStart.status === 'fulfilled') started.push(redisStart.value);
     if (pgStart.status === 'rejected') throw pgStart.reason;
     if (redisStart.status === 'rejected') throw redisStart.reason;
-    const pg: PostgresServer = pgStart.value;
+    const postgres: PostgresServer = pgStart.value;
     const redis: RunningRedis = redisStart.value;
-    // A fresh database copied from the migrated template: the migrations ran once, before any node.
-    const databaseUrl = await createDatabase(pg.adminUrl);
+    // An empty database, migrated once by the operator's command before any node starts
+    // (docs/deploy.md, "Migrations").
+    const databaseUrl = await createEmptyDatabase(postgres.adminUrl);
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
@@ -196,6 +212,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       SHUTDOWN_GRACE_MS: '5000',
       ...options.env,
     };
+
+    const migrated = await runNode(['server/cli/admin.ts', 'migrate'], { ...env, DATA_DIR: path.join(root, 'admin') });
+    if (migrated.code !== 0) throw new Error(`admin migrate failed (exit ${migrated.code}):\n${migrated.stdout}\n${migrated.stderr}`);
 
     for (let i = 0; i < count; i++) {
       const port = await freePort();
