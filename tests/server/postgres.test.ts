@@ -3,12 +3,14 @@
  * leaves it out, vitest.config.ts): the pool's type parsing fails loudly on a bigint or numeric
  * that is not a safe integer; transactions racing on one balance on a real connection pool never
  * overdraw and never pay twice (20 concurrent real and demo placements, 20 concurrent early
- * closes, 20 concurrent demo resets); and the plpgsql guards refuse what the SQLite triggers refuse (append-only
- * ledger and tick batches, the zero-sum seal, entries of a sealed transaction, changed ticks).
+ * closes, 20 concurrent demo resets); a transaction runs again after a serialization failure,
+ * a deadlock or a unique violation; and the plpgsql guards refuse what the SQLite triggers refuse
+ * (append-only ledger and tick batches, the zero-sum seal, entries of a sealed transaction,
+ * changed ticks).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dialectOf, transaction } from '../../server/db';
+import { MAX_TRANSACTION_ATTEMPTS, dialectOf, transaction } from '../../server/db';
 import { UnsafeIntegerError } from '../../server/db/postgres';
 import { balance, expectLedgerClean, makeUser, orderLedger, startOrdersServer, type OrdersServer, type TestUser } from '../support/orders-harness';
 import type { Order } from '../../contract/orders';
@@ -128,6 +130,65 @@ describe('concurrent transactions on one balance', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
     expect(await balance(s, user.id, 'USD', 'demo')).toBe(1_000_000);
+  });
+});
+
+describe('transaction retries', () => {
+  const failing = (code: string) => Object.assign(new Error(`simulated ${code}`), { code });
+
+  it('runs the whole function again after a serialization failure, a deadlock or a unique violation, rolling back each failed attempt', async () => {
+    for (const code of ['40001', '40P01', '23505']) {
+      const key = `pg-retry-${code}`;
+      let attempts = 0;
+      const result = await transaction(db(), async (trx) => {
+        attempts++;
+        await trx.insertInto('outbox').values({ channel: 'test', recipient: key, subject: String(attempts), body: '', created_at: 0 }).execute();
+        if (attempts < 3) throw failing(code);
+        return 'done';
+      });
+      expect(result).toBe('done');
+      expect(attempts).toBe(3);
+      // Only the attempt that committed left its row.
+      expect(await db().selectFrom('outbox').select('subject').where('recipient', '=', key).execute()).toEqual([{ subject: '3' }]);
+    }
+  });
+
+  it('gives up after MAX_TRANSACTION_ATTEMPTS, and never retries another error', async () => {
+    let attempts = 0;
+    await expect(
+      transaction(db(), async () => {
+        attempts++;
+        throw failing('40001');
+      }),
+    ).rejects.toThrow('simulated 40001');
+    expect(attempts).toBe(MAX_TRANSACTION_ATTEMPTS);
+    attempts = 0;
+    await expect(
+      transaction(db(), async () => {
+        attempts++;
+        throw failing('23503');
+      }),
+    ).rejects.toThrow('simulated 23503');
+    expect(attempts).toBe(1);
+  });
+
+  it('a real deadlock between two transactions: one is chosen to fail, runs again, and both commit', async () => {
+    const a = await makeUser(s, { USD: 10_00 });
+    const b = await makeUser(s, { USD: 10_00 });
+    let attempts = 0;
+    // Each locks one user row, waits, then wants the other's: PostgreSQL detects the cycle (40P01).
+    const touch = (first: number, second: number, name: string) =>
+      transaction(db(), async (trx) => {
+        attempts++;
+        await trx.updateTable('users').set({ updated_at: 1 }).where('id', '=', first).execute();
+        await sql`select pg_sleep(0.2)`.execute(trx);
+        await trx.updateTable('users').set({ updated_at: 2 }).where('id', '=', second).execute();
+        await trx.insertInto('outbox').values({ channel: 'test', recipient: 'pg-deadlock', subject: name, body: '', created_at: 0 }).execute();
+      });
+    await Promise.all([touch(a.id, b.id, 'a-then-b'), touch(b.id, a.id, 'b-then-a')]);
+    expect(attempts).toBe(3);
+    const rows = await db().selectFrom('outbox').select('subject').where('recipient', '=', 'pg-deadlock').orderBy('subject').execute();
+    expect(rows.map((r) => r.subject)).toEqual(['a-then-b', 'b-then-a']);
   });
 });
 

@@ -16,5 +16,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const server = await startPostgres();
   project.provide('pgAdminUrl', server.adminUrl);
+  // Also when the run ends without its teardown (an interrupted run); stop() runs once.
+  process.once('exit', () => server.stop());
   return () => server.stop();
 }

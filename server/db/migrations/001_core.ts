@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { autoId, type SqlDialect } from './dialect';
+import { autoId, idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', autoId(dialect))
+    .addColumn('id', idType(dialect), autoId(dialect))
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
@@ -27,7 +27,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('balances')
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('account', 'text', (c) => c.notNull().check(sql`account in ('real', 'demo', 'real_hold')`))
     .addColumn('amount', 'bigint', (c) => c.notNull().check(sql`amount >= 0`))
@@ -37,10 +37,10 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('ledger_transactions')
-    .addColumn('id', 'integer', autoId(dialect))
+    .addColumn('id', idType(dialect), autoId(dialect))
     .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
     .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('ref_type', 'text')
     .addColumn('ref_id', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -49,9 +49,9 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('ledger_entries')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('ledger_tx_id', 'integer', (c) => c.notNull().references('ledger_transactions.id'))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('ledger_tx_id', idType(dialect), (c) => c.notNull().references('ledger_transactions.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('account', 'text', (c) => c.notNull())
     .addColumn('amount', 'bigint', (c) => c.notNull())
@@ -66,9 +66,9 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('domain_events')
-    .addColumn('id', 'integer', autoId(dialect))
+    .addColumn('id', idType(dialect), autoId(dialect))
     .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'integer')
+    .addColumn('user_id', idType(dialect))
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();

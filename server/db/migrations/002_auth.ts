@@ -5,13 +5,13 @@
  * Telegram later) used when no real transport is configured.
  */
 import { sql, type Kysely } from 'kysely';
-import { autoId, type SqlDialect } from './dialect';
+import { autoId, idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('auth_sessions')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('session_type', 'text', (c) => c.notNull().check(sql`session_type in ('user', 'admin')`))
     .addColumn('auth_time', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('refresh_tokens')
-    .addColumn('id', 'integer', autoId(dialect))
+    .addColumn('id', idType(dialect), autoId(dialect))
     .addColumn('family_id', 'text', (c) => c.notNull().references('auth_sessions.id'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -34,8 +34,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('password_resets')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('code_hash', 'text', (c) => c.notNull())
     .addColumn('code_used_at', 'bigint')
     .addColumn('link_token_hash', 'text', (c) => c.notNull().unique())
@@ -50,8 +50,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('email_verifications')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -61,8 +61,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('admin_tokens')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
@@ -71,7 +71,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('auth_attempts')
-    .addColumn('id', 'integer', autoId(dialect))
+    .addColumn('id', idType(dialect), autoId(dialect))
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -81,7 +81,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('outbox')
-    .addColumn('id', 'integer', autoId(dialect))
+    .addColumn('id', idType(dialect), autoId(dialect))
     .addColumn('channel', 'text', (c) => c.notNull())
     .addColumn('recipient', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())

@@ -1,12 +1,12 @@
 /** Orders: the timed up/down orders (see docs/orders.md). Money columns are integer minor units. */
 import { sql, type Kysely } from 'kysely';
-import { autoId, type SqlDialect } from './dialect';
+import { autoId, idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('orders')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('client_request_id', 'text')
     .addColumn('pair_code', 'text', (c) => c.notNull())
     .addColumn('pair_human_code', 'text', (c) => c.notNull())

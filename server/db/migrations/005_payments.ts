@@ -3,7 +3,7 @@
  * Money columns are integer minor units; times are milliseconds since the epoch.
  */
 import { sql, type Kysely } from 'kysely';
-import { autoId, type SqlDialect } from './dialect';
+import { autoId, idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
@@ -38,8 +38,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('payment_transactions')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('transaction_type', 'text', (c) => c.notNull().check(sql`transaction_type in ('deposit', 'withdrawal')`))
     .addColumn('status', 'text', (c) =>
       c.notNull().check(sql`status in ('pending', 'processing', 'approved', 'failed', 'expired', 'cancelled')`),

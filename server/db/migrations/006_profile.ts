@@ -5,12 +5,12 @@
  * since the epoch.
  */
 import { sql, type Kysely } from 'kysely';
-import { autoId, type SqlDialect } from './dialect';
+import { autoId, idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('user_profiles')
-    .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.primaryKey().references('users.id'))
     .addColumn('second_email', 'text')
     .addColumn('birthday', 'text')
     .addColumn('gender', 'text', (c) => c.check(sql`gender in ('male', 'female', 'other')`))
@@ -30,7 +30,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('two_factor_state')
-    .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.primaryKey().references('users.id'))
     .addColumn('pending_secret', 'text')
     .addColumn('pending_created_at', 'bigint')
     .addColumn('last_used_step', 'bigint')
@@ -40,8 +40,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('two_factor_challenges')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('challenge_hash', 'text', (c) => c.notNull().unique())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -52,8 +52,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('documents')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('type', 'text', (c) =>
       c
         .notNull()
@@ -72,9 +72,9 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('document_files')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id'))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('document_id', idType(dialect), (c) => c.notNull().references('documents.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('original_name', 'text', (c) => c.notNull())
     .addColumn('storage_name', 'text', (c) => c.notNull().unique())
     .addColumn('size', 'bigint', (c) => c.notNull().check(sql`size > 0`))
@@ -86,7 +86,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('telegram_links')
-    .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id'))
+    .addColumn('user_id', idType(dialect), (c) => c.primaryKey().references('users.id'))
     .addColumn('telegram_id', 'bigint', (c) => c.notNull().unique())
     .addColumn('chat_id', 'bigint', (c) => c.notNull())
     .addColumn('username', 'text')
@@ -98,8 +98,8 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('telegram_link_codes')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('code_hash', 'text', (c) => c.notNull().unique())
     .addColumn('code_sealed', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())

@@ -27,7 +27,7 @@
  * (the seal stays the commit point on both, so postLedger and the audit do not differ).
  */
 import { sql, type Kysely } from 'kysely';
-import { autoIdSql, type SqlDialect } from './dialect';
+import { autoIdSql, idType, type SqlDialect } from './dialect';
 import { appendOnlyPostgres } from './007_ledger_guards';
 
 const APPEND_ONLY = ['house_entries', 'ledger_seals'] as const;
@@ -48,7 +48,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   )`.execute(db);
   await sql`create table house_entries (
     id ${sql.raw(autoIdSql(dialect))},
-    ledger_tx_id integer not null references ledger_transactions(id),
+    ledger_tx_id ${sql.raw(idType(dialect))} not null references ledger_transactions(id),
     account text not null check (account like 'house:%'),
     currency text not null,
     amount bigint not null,
@@ -59,7 +59,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await sql`create index house_entries_account on house_entries (account, currency)`.execute(db);
   await sql`create index ledger_entries_tx on ledger_entries (ledger_tx_id)`.execute(db);
   await sql`create table ledger_seals (
-    ledger_tx_id integer primary key references ledger_transactions(id),
+    ledger_tx_id ${sql.raw(idType(dialect))} primary key references ledger_transactions(id),
     created_at bigint not null
   )`.execute(db);
   await sql`create table risk_limits (

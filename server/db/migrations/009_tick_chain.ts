@@ -8,19 +8,19 @@
  * SQLite's or the same rules as plpgsql functions on PostgreSQL.
  */
 import { sql, type Kysely } from 'kysely';
-import type { SqlDialect } from './dialect';
+import { idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('market_tick_batches')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('id', idType(dialect), (c) => c.primaryKey())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('tick_count', 'integer', (c) => c.notNull().check(sql`tick_count > 0`))
     .addColumn('tick_digest', 'text', (c) => c.notNull())
     .addColumn('prev_hash', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull().unique())
     .execute();
-  await db.schema.alterTable('market_ticks').addColumn('batch_id', 'integer').execute();
+  await db.schema.alterTable('market_ticks').addColumn('batch_id', idType(dialect)).execute();
   await db.schema.createIndex('market_ticks_batch').on('market_ticks').column('batch_id').execute();
 
   if (dialect === 'postgres') {

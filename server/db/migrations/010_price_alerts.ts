@@ -6,13 +6,13 @@
  * docs/trader-tools.md.
  */
 import { sql, type Kysely } from 'kysely';
-import { autoId, type SqlDialect } from './dialect';
+import { autoId, idType, type SqlDialect } from './dialect';
 
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('price_alerts')
-    .addColumn('id', 'integer', autoId(dialect))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('id', idType(dialect), autoId(dialect))
+    .addColumn('user_id', idType(dialect), (c) => c.notNull().references('users.id'))
     .addColumn('pair_code', 'text', (c) => c.notNull())
     .addColumn('direction', 'text', (c) => c.notNull().check(sql`direction in ('above', 'below')`))
     .addColumn('price_scaled', 'bigint', (c) => c.notNull().check(sql`price_scaled > 0`))
