@@ -79,7 +79,7 @@ async function socketFor(user: User | null, url = cluster.url, reconnect = false
 
 /** Orders still open among `ids`, read from the database. */
 async function openOrders(ids: number[]): Promise<number> {
-  const r = await db.query<{ n: string }>(`select count(*) as n from orders where id = any($1::int[]) and status = 'open'`, [ids]);
+  const r = await db.query<{ n: string }>(`select count(*) as n from orders where id = any($1::bigint[]) and status = 'open'`, [ids]);
   return Number(r.rows[0].n);
 }
 
@@ -88,10 +88,12 @@ async function openOrders(ids: number[]): Promise<number> {
  * transaction, and one payout/refund transaction exactly when the result pays something back.
  */
 async function expectSettledOnce(ids: number[]): Promise<void> {
-  const orders = await db.query<{ id: number; status: string; result: string | null; payout: string }>(
-    `select id, status, result, payout from orders where id = any($1::int[]) order by id`,
+  // (pg returns bigint columns as strings on this plain pool: ids are compared as numbers.)
+  const { rows } = await db.query<{ id: string; status: string; result: string | null }>(
+    `select id, status, result from orders where id = any($1::bigint[]) order by id`,
     [ids],
   );
+  const orders = { rows: rows.map((o) => ({ ...o, id: Number(o.id) })) };
   expect(orders.rows.map((o) => o.id)).toEqual([...ids].sort((a, b) => a - b));
   const events = await db.query<{ payload: string | { order_id: number } }>(`select payload from domain_events where type = 'order.settled'`);
   const settledEvents = new Map<number, number>();
@@ -248,6 +250,8 @@ describe('three nodes behind nginx', () => {
   });
 
   it('a rolling restart loses no acknowledged order, and the client reconnects', async () => {
+    // Three nodes to begin with (a node an earlier test stopped is started again).
+    for (const n of cluster.nodes) if (!cluster.running(n.index)) await cluster.start(n.index);
     const user = await registerUser();
     const live = await socketFor(user, cluster.url, true);
     const updates = collect<{ change: string; order: { order_id: number } }>(live.socket, 'order_update');

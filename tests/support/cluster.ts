@@ -66,6 +66,8 @@ export interface Cluster {
   kill(i: number): Promise<void>;
   /** SIGTERM: the node drains and exits; resolves with its exit code (rejects past `timeoutMs`). */
   terminate(i: number, timeoutMs?: number): Promise<number | null>;
+  /** Whether node i's process is running. */
+  running(i: number): boolean;
   /** Start node i again (same id, port and DATA_DIR) and wait until it is ready. */
   start(i: number): Promise<void>;
   /** Wait until node i answers /api/ready with 200. */
@@ -285,6 +287,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         if (!(await waitExit(c, timeoutMs))) throw new Error(`${nodes[i].id} did not exit within ${timeoutMs} ms of SIGTERM:\n${nodes[i].output.slice(-3000)}`);
         return c.exitCode;
       },
+      running: (i) => Boolean(nodes[i].child && !exited(nodes[i].child!)),
       async start(i) {
         const c = nodes[i].child;
         if (c && !exited(c)) throw new Error(`${nodes[i].id} is still running`);
