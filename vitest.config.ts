@@ -56,6 +56,17 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        // Three server processes on PostgreSQL and Redis behind nginx (tests/support/cluster.ts).
+        test: {
+          name: 'cluster',
+          environment: 'node',
+          include: ['tests/cluster/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+        },
+      },
     ],
   },
 });

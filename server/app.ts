@@ -55,7 +55,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Behind a load balancer: req.ip is the client's, from the balancer's X-Forwarded-For (TRUST_PROXY).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Requests that arrive while the node drains are answered by the drain hook below, in the
     // envelope (Fastify's own closing answer is not), and /api/ready still says why.
     return503OnClosing: false,
@@ -106,6 +107,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = Object.assign(base, { services: await buildServices(base, { marketFeed: options.marketFeed, clusterPollMs: options.clusterPollMs }) });
 
   app.decorateRequest('auth', null);
+  // Which node answered (behind a balancer): operators read it in logs, the cluster test proves
+  // with it that a push crossed nodes (docs/deploy.md).
+  app.addHook('onRequest', async (_req, reply) => {
+    reply.header('x-node-id', config.nodeId);
+  });
 
   readiness.add('database', async () => {
     await sql`select 1`.execute(db);
@@ -204,6 +210,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(redis ? { adapter: redis.socketAdapter() } : {}),
   });
   ctx.io = io;
+  // The node's id on the websocket upgrade answer too (engine.io's headers event).
+  io.engine.on('headers', (headers: Record<string, string>) => {
+    headers['x-node-id'] = config.nodeId;
+  });
   // A draining node takes no new sockets (the client reconnects, through the balancer, elsewhere).
   io.use((_socket, next) => (readiness.draining ? next(new Error(DRAINING_TEXT)) : next()));
   let socketCounter: RedisSocketCounter | null = null;
@@ -219,6 +229,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     eventsPerSecond: config.socketEventsPerSecond,
     burst: config.socketEventBurst,
     counter,
+    trustedProxies: config.trustProxy,
     onAbuse: (info) => app.log.warn(info, 'socket limit hit'),
   });
   for (const m of modules) m.socket?.(io, ctx);

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import os from 'node:os';
 import path from 'node:path';
+import { isAddressList, parseTrustedProxies } from './http/client-ip';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   v.optional(
@@ -97,6 +98,8 @@ const EnvSchema = v.object({
   NODE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'NODE_ID: letters, digits and _.:- only, at most 64'))),
   /** On SIGTERM: how long a node waits for its work in flight before it closes anyway. */
   SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+  /** Addresses of the load balancers whose X-Forwarded-For names the client (comma-separated; docs/deploy.md). */
+  TRUST_PROXY: v.optional(v.pipe(v.string(), v.check((s) => isAddressList(s), 'TRUST_PROXY: comma-separated IP addresses'))),
   /** With REDIS_URL: a node that stopped heartbeating this long ago no longer counts toward SOCKETS_PER_IP (docs/deploy-redis.md). */
   SOCKET_COUNT_TTL_MS: int(15_000, 300, 600_000),
 });
@@ -146,6 +149,8 @@ export type Config = {
   redisUrl: string | undefined;
   nodeId: string;
   shutdownGraceMs: number;
+  /** Balancer addresses whose X-Forwarded-For is believed; empty: none (the connection's address counts). */
+  trustProxy: string[];
   /** With Redis: how long a silent node's sockets still count toward the per-IP cap. */
   socketCountTtlMs: number;
 };
@@ -204,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     nodeId: e.NODE_ID ?? `${os.hostname()}-${process.pid}`,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    trustProxy: parseTrustedProxies(e.TRUST_PROXY),
     socketCountTtlMs: e.SOCKET_COUNT_TTL_MS,
   };
 }

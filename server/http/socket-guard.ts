@@ -16,6 +16,7 @@
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { ErrorText } from '../../contract/envelope';
 import type { SocketError } from '../../contract/socket';
+import { clientIp } from './client-ip';
 
 export const DISCONNECT_AFTER_DROPS = 50;
 export const DROP_WINDOW_MS = 10_000;
@@ -53,6 +54,8 @@ export interface SocketGuardOptions {
   burst: number;
   now?: () => number;
   onAbuse?: (info: { ip: string; socket: string; reason: 'ip_cap' | 'event_rate' }) => void;
+  /** Balancers whose X-Forwarded-For names the client (TRUST_PROXY); none by default. */
+  trustedProxies?: readonly string[];
 }
 
 /** A token bucket: `capacity` tokens, refilled at `perSecond`; take() spends one if there is one. */
@@ -80,8 +83,9 @@ export class TokenBucket {
   }
 }
 
-/** The address the socket's connection came from (no proxy is trusted, like the HTTP side). */
-export const socketIp = (socket: Socket) => socket.handshake.address || 'unknown';
+/** The client's address: the connection's, or through a trusted balancer's X-Forwarded-For (http/client-ip.ts), like the HTTP side. */
+export const socketIp = (socket: Socket, trusted: ReadonlySet<string> = new Set()) =>
+  clientIp(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], trusted);
 
 function tell(socket: Socket, event: string): void {
   const payload: SocketError = { event, message: ErrorText.tooManyRequests };
@@ -92,9 +96,10 @@ export function installSocketGuard(io: SocketServer, options: SocketGuardOptions
   if (!options.enabled) return;
   const now = options.now ?? Date.now;
   const counter = options.counter ?? new LocalSocketCounter();
+  const trusted = new Set(options.trustedProxies ?? []);
 
   io.use((socket, next) => {
-    const ip = socketIp(socket);
+    const ip = socketIp(socket, trusted);
     Promise.resolve(counter.acquire(ip, options.socketsPerIp)).then(
       (allowed) => {
         if (!allowed) {
@@ -136,7 +141,7 @@ export function installSocketGuard(io: SocketServer, options: SocketGuardOptions
       drops.push(t);
       drops = drops.filter((d) => t - d <= DROP_WINDOW_MS);
       if (drops.length >= DISCONNECT_AFTER_DROPS) {
-        options.onAbuse?.({ ip: socketIp(socket), socket: socket.id, reason: 'event_rate' });
+        options.onAbuse?.({ ip: socketIp(socket, trusted), socket: socket.id, reason: 'event_rate' });
         tell(socket, name);
         socket.disconnect(true);
         return;
