@@ -17,6 +17,8 @@ import type { AppContext } from '../server/context';
 import { resetDemo } from '../server/domain/ledger';
 import { openFamily } from '../server/domain/auth/sessions';
 import { insertUserRow } from '../tests/support/users';
+import { freePort } from '../tests/support/free-port';
+export { freePort };
 
 export const SMOKE = process.argv.includes('--smoke');
 
@@ -177,19 +179,6 @@ export async function childServer(dataDir: string, env: Record<string, string> =
     if (!done) child.kill('SIGKILL');
   };
   return { baseUrl, child, stop };
-}
-
-export async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** Run `fn` over `items` with at most `concurrency` at a time. */

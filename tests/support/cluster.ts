@@ -11,7 +11,6 @@
  * is stopped by `stop()`; a node's output is kept for the failure message.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -20,6 +19,7 @@ import { startBalancer, type Balancer } from './nginx';
 import pg from 'pg';
 import { databaseUrl as databaseAt, startPostgres, type PostgresServer } from './postgres';
 import { startRedis, type RunningRedis } from './redis';
+import { freePort } from './free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -82,18 +82,6 @@ export interface Cluster {
   /** The output of every node (for a failure message). */
   logs(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 function exited(child: ChildProcess): boolean {

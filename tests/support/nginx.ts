@@ -12,10 +12,10 @@
  * tests/unit/deploy-doc.test.ts checks the two stay the same text.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from './free-port';
 
 export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 
@@ -145,18 +145,6 @@ export interface Balancer {
   /** The access log so far (one line per request). */
   accessLog(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -15,6 +15,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
+export { freePort };
 
 export interface RunningRedis {
   /** redis://127.0.0.1:PORT */
@@ -29,19 +31,6 @@ const READY_TIMEOUT_MS = 10_000;
 function redisBinary(): string {
   if (process.env.REDIS_SERVER) return process.env.REDIS_SERVER;
   return fs.existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
-}
-
-/** A port nobody listens on right now (the OS picks it; a tiny race with other processes remains). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** PING over a raw connection; resolves true on +PONG. */
