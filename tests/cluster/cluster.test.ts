@@ -21,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { startCluster, type Cluster } from '../support/cluster';
+import { validRegistration } from '../support/auth';
 import { api, clusterSocket, collect, sleep, waitFor, type ClusterSocket } from '../support/cluster-client';
 
 const PAIR = 'BTCUSD';
@@ -35,20 +36,8 @@ interface User {
   token: string;
 }
 
-let counter = 0;
 async function registerUser(): Promise<User> {
-  const n = `${process.pid}x${++counter}x${crypto.randomInt(1e6)}`;
-  const r = await api(cluster.url, 'POST', '/api/platform/auth/register', {
-    username: `cluster${n}`,
-    email: `cluster${n}@example.com`,
-    password: 'Str0ng!Pass',
-    password_confirmation: 'Str0ng!Pass',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    phone: '+1 (555) 010-2030',
-    currency: 'USD',
-    terms_accepted: true,
-  });
+  const r = await api(cluster.url, 'POST', '/api/platform/auth/register', validRegistration());
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return { id: r.body.data.user.user_id, token: r.body.data.token };
 }
