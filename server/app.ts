@@ -63,8 +63,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Over-long request lines and headers, bad URLs: the envelope, not a reset (http/hardening.ts).
     ...hardenedServerOptions,
   });
-  const secrets = loadSecrets(config);
   const db = await openDatabase(config);
+  // On PostgreSQL the generated secrets live in the database, shared by every node (secrets.ts).
+  const secrets = await loadSecrets(config, db).catch(async (err: unknown) => {
+    await db.destroy();
+    throw err;
+  });
   // An unreachable REDIS_URL stops the start (infra/redis.ts says which and why).
   const redis: RedisInfra | null = config.redisUrl
     ? await openRedis(config.redisUrl, { nodeId: config.nodeId, log: app.log }).catch(async (err: unknown) => {

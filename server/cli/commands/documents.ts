@@ -55,7 +55,7 @@ export const documentsCommand: CliCommand = {
   async run(args, cli) {
     const [sub, ...rest] = args;
     const { positional, flags } = parseArgs(rest);
-    const deps = cliProfileDeps(cli);
+    const deps = await cliProfileDeps(cli);
 
     if (sub === 'list') {
       if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0]}"`);

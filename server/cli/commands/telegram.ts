@@ -62,7 +62,7 @@ export const telegramCommand: CliCommand = {
         },
       });
       if (!update.success) throw new UsageError(update.issues[0].message);
-      const deps = cliProfileDeps(cli);
+      const deps = await cliProfileDeps(cli);
       const sender = createTelegramSender(cli.config.telegramBotToken, cli.db, cli.now);
       const outcome = await handleTelegramUpdate(deps, sender, update.output);
       if (outcome.kind === 'linked') {
@@ -87,7 +87,7 @@ export const telegramCommand: CliCommand = {
       }
       const url = `${cli.config.publicUrl.replace(/\/+$/, '')}/api/v2/telegram/webhook`;
       try {
-        await setWebhook(token, url, loadSecrets(cli.config).telegramWebhookSecret);
+        await setWebhook(token, url, (await loadSecrets(cli.config, cli.db)).telegramWebhookSecret);
       } catch (err) {
         cli.err((err as Error).message);
         return 1;

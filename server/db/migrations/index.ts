@@ -17,6 +17,7 @@ import * as m008 from './008_double_entry';
 import * as m009 from './009_tick_chain';
 import * as m010 from './010_price_alerts';
 import * as m011 from './011_cluster';
+import * as m012 from './012_shared_secrets';
 
 const files: Record<string, DialectMigration> = {
   '001_core': m001,
@@ -30,6 +31,7 @@ const files: Record<string, DialectMigration> = {
   '009_tick_chain': m009,
   '010_price_alerts': m010,
   '011_cluster': m011,
+  '012_shared_secrets': m012,
 };
 
 /** The migrations for one dialect, by name (Kysely's Migrator runs them in name order). */

@@ -76,6 +76,13 @@ export interface ClusterLeasesTable {
   taken_at: number;
 }
 
+/** PostgreSQL: the generated secrets every node shares (migration 012, server/secrets.ts). */
+export interface SharedSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface CoreTables {
   users: UsersTable;
   balances: BalancesTable;
@@ -83,4 +90,5 @@ export interface CoreTables {
   ledger_entries: LedgerEntriesTable;
   domain_events: DomainEventsTable;
   cluster_leases: ClusterLeasesTable;
+  shared_secrets: SharedSecretsTable;
 }

@@ -37,15 +37,16 @@ export const toUnix = (ms: number | null | undefined): number => Math.floor(Numb
 
 /**
  * The same dependencies for the operator CLI (another process): the database file of DATA_DIR,
- * the server's secret from DATA_DIR/secrets.json (or JWT_SECRET), messages to stderr.
+ * the server's secret (JWT_SECRET, or the generated one: server/secrets.ts), messages to stderr.
  */
-export function cliProfileDeps(cli: { config: Config; db: DB; now: () => number; err: (line: string) => void }): ProfileDeps {
+export async function cliProfileDeps(cli: { config: Config; db: DB; now: () => number; err: (line: string) => void }): Promise<ProfileDeps> {
+  const { jwtSecret } = await loadSecrets(cli.config, cli.db);
   return {
     db: cli.db,
     tx: (fn) => transaction(cli.db, fn),
     now: cli.now,
     dataDir: cli.config.dataDir,
-    box: new SecretBox(loadSecrets(cli.config).jwtSecret),
+    box: new SecretBox(jwtSecret),
     log: {
       warn: (_obj, msg) => cli.err(`warning: ${msg}`),
       error: (obj, msg) => cli.err(`error: ${msg}${(obj as { err?: unknown }).err instanceof Error ? ` (${((obj as { err: Error }).err).message})` : ''}`),
