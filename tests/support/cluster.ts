@@ -13,7 +13,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startBalancer, type Balancer } from './nginx';
 import pg from 'pg';
@@ -196,9 +195,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_SIZE: '5',
       REDIS_URL: redis.url,
-      // One platform: every node signs and checks the same tokens and webhooks.
-      JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
-      OXAPAY_WEBHOOK_SECRET: crypto.randomBytes(24).toString('base64url'),
+      // No JWT_SECRET / OXAPAY_WEBHOOK_SECRET: the nodes generate them once in the database and
+      // share them (server/secrets.ts), so a token one node signed works on every node.
       SHUTDOWN_GRACE_MS: '5000',
       ...options.env,
     };
