@@ -35,8 +35,14 @@ export const poolTypes: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** Longest wait for a connection (a new one, or a free one from a busy pool) before a query fails. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 export function createPool(url: string, size: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: size, types: poolTypes });
+  // Without a connection timeout a query waits forever for a database that accepts the TCP
+  // connection but never answers (pg's default is no limit): the request hangs instead of
+  // failing with the envelope's 500. Keep-alive notices a peer that vanished.
+  const pool = new pg.Pool({ connectionString: url, max: size, types: poolTypes, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // An idle connection that dies (server restart) must not crash the process; the pool drops it.
   pool.on('error', () => undefined);
   return pool;
