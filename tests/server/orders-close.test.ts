@@ -3,21 +3,12 @@
  * the close (exactly pricing.ts on the latest tick and the time left), idempotent retries and
  * concurrent closes paying once, expected_min, and the refusals (settled order, expired order).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { balance, expectLedgerClean, makeUser, orderLedger, startOrdersServer, waitClosed, winCredit, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { describe, expect, it } from 'vitest';
+import { balance, makeUser, orderLedger, waitClosed, winCredit, type TestUser, useOrdersServer } from '../support/orders-harness';
 import { earlyCloseValue, toBasisPoints } from '../../server/domain/orders/pricing';
 import type { Order, OrderDetails } from '../../contract/orders';
 
-let s: OrdersServer;
-beforeAll(async () => {
-  s = await startOrdersServer();
-});
-afterAll(async () => {
-  await s.server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(s);
-});
+const s = useOrdersServer();
 
 const PAIR = 'GBPUSD';
 

@@ -4,20 +4,11 @@
  * at most ORDERS_ALL_CAP, newest first, with `truncated` and the pagination block when the user
  * has more.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ORDERS_ALL_CAP, type Order, type OrderAllResponse } from '../../contract/orders';
-import { expectLedgerClean, makeUser, startOrdersServer, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { makeUser, type TestUser, useOrdersServer } from '../support/orders-harness';
 
-let s: OrdersServer;
-beforeAll(async () => {
-  s = await startOrdersServer();
-});
-afterAll(async () => {
-  await s.server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(s);
-});
+const s = useOrdersServer();
 
 function place(user: TestUser, body: Record<string, unknown>) {
   return s.server.api<{ order: Order }>(

@@ -4,22 +4,13 @@
  * capped (ORDER_TICKS_CAP, `truncated`, paging with after_seq), with validated params, and an
  * honest `pruned` once retention (TICK_RETENTION_HOURS) has deleted the span.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ORDER_TICKS_CAP, type Order, type OrderTicksResponse } from '../../contract/orders';
 import { openFamily } from '../../server/domain/auth/sessions';
 import type { Tick } from '../../server/domain/market/types';
-import { expectLedgerClean, makeUser, startOrdersServer, waitClosed, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { makeUser, waitClosed, type TestUser, useOrdersServer } from '../support/orders-harness';
 
-let s: OrdersServer;
-beforeAll(async () => {
-  s = await startOrdersServer();
-});
-afterAll(async () => {
-  await s.server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(s);
-});
+const s = useOrdersServer();
 
 async function place(user: TestUser, body: Record<string, unknown>): Promise<Order> {
   const r = await s.server.api<{ order: Order }>(

@@ -5,31 +5,12 @@
  * the balance, the same client_request_id twice), owner-only reads, list pagination and
  * filters, and the order_update push. The ledger audits clean after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nextEvent } from '../support/server';
-import {
-  balance,
-  expectLedgerClean,
-  makeUser,
-  orderLedger,
-  startOrdersServer,
-  waitClosed,
-  winCredit,
-  type OrdersServer,
-  type TestUser,
-} from '../support/orders-harness';
+import { balance, makeUser, orderLedger, waitClosed, winCredit, type TestUser, useOrdersServer } from '../support/orders-harness';
 import type { Order } from '../../contract/orders';
 
-let s: OrdersServer;
-beforeAll(async () => {
-  s = await startOrdersServer();
-});
-afterAll(async () => {
-  await s.server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(s);
-});
+const s = useOrdersServer();
 
 const PAIR = 'EURUSD';
 

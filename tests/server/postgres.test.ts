@@ -8,23 +8,14 @@
  * (append-only ledger and tick batches, the zero-sum seal, entries of a sealed transaction,
  * changed ticks).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MAX_TRANSACTION_ATTEMPTS, dialectOf, transaction } from '../../server/db';
 import { UnsafeIntegerError } from '../../server/db/postgres';
-import { balance, expectLedgerClean, makeUser, orderLedger, startOrdersServer, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { balance, makeUser, orderLedger, type TestUser, useOrdersServer } from '../support/orders-harness';
 import type { Order } from '../../contract/orders';
 
-let s: OrdersServer;
-beforeAll(async () => {
-  s = await startOrdersServer();
-});
-afterAll(async () => {
-  await s.server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(s);
-});
+const s = useOrdersServer();
 
 const PAIR = 'EURUSD';
 const db = () => s.server.ctx.db;

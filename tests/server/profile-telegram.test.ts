@@ -6,23 +6,14 @@
  * after a settled order and after a payment status change, in the user's language. The Bot API
  * sender is checked against a stand-in fetch (no network in tests).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectLedgerClean, makeUser, startOrdersServer, waitClosed, winCredit, type OrdersServer, type TestUser } from '../support/orders-harness';
+import { describe, expect, it } from 'vitest';
+import { makeUser, waitClosed, winCredit, type TestUser, useOrdersServer } from '../support/orders-harness';
 import { admin } from './payments-support';
 import { TELEGRAM_CODE_PATTERN } from '../../contract/profile';
 import type { Order } from '../../contract/orders';
 import { BotApiSender, setWebhook } from '../../server/domain/profile/telegram';
 
-let s: OrdersServer;
-beforeAll(async () => {
-  s = await startOrdersServer();
-});
-afterAll(async () => {
-  await s.server.close();
-});
-afterEach(async () => {
-  await expectLedgerClean(s);
-});
+const s = useOrdersServer();
 
 const api = (method: string, url: string, body?: unknown, token?: string, headers?: Record<string, string>) =>
   s.server.api(method, url, body, token, headers);

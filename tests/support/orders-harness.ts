@@ -4,6 +4,7 @@
  * and ledger rows. Money is put in the way production does: postLedger inside ctx.tx.
  */
 import fs from 'node:fs';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startTestServer, type TestServer } from './server';
 import { ManualFeed } from './manual-feed';
 import { clearingAccount, getBalanceMinor, postLedger, resetDemo, withCounterparty, type Account } from '../../server/domain/ledger';
@@ -67,6 +68,30 @@ export async function startOrdersServer(options: StartOptions = {}): Promise<Ord
   }
   while (!feed.started) await sleep(5);
   return { server, feed, clock, market };
+}
+
+/**
+ * One orders server for a test file: started before its tests, closed after them, the ledger
+ * audited after every test. Returns a stand-in that forwards to the running server (as
+ * useTestServer does), so a test file reads `s.server`, `s.feed` as before.
+ */
+export function useOrdersServer(options: StartOptions = {}): OrdersServer {
+  let s: OrdersServer | null = null;
+  beforeAll(async () => {
+    s = await startOrdersServer(options);
+  });
+  afterAll(async () => {
+    await s?.server.close();
+  });
+  afterEach(async () => {
+    if (s) await expectLedgerClean(s);
+  });
+  return new Proxy({} as OrdersServer, {
+    get: (_, key) => {
+      if (!s) throw new Error('useOrdersServer: the server is not running (used outside a test?)');
+      return Reflect.get(s, key);
+    },
+  });
 }
 
 export interface TestUser {
