@@ -50,6 +50,8 @@ export const ErrorText = {
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
   tooManyRequests: 'Too many requests, please try again later',
+  /** A node that is draining (SIGTERM) answers new requests and sockets with this (503). */
+  serverShuttingDown: 'Server is shutting down, please retry',
   internal: 'Internal server error',
   missingCredentials: 'Missing credentials',
   invalidCredentials: 'Invalid credentials',

@@ -11,10 +11,10 @@
  * jobs stop claiming); the rest of the shutdown is Fastify's close (server/app.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { fail, type FieldError } from '../../contract/envelope';
+import { ErrorText, fail, type FieldError } from '../../contract/envelope';
 
 /** The answer to requests and sockets that arrive while the node shuts down. */
-export const DRAINING_TEXT = 'Server is shutting down, please retry';
+export const DRAINING_TEXT = ErrorText.serverShuttingDown;
 
 /** null: fine; a string: what is wrong. */
 export type ReadinessCheck = () => Promise<string | null> | string | null;
