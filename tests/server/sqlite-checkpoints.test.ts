@@ -1,6 +1,7 @@
 /**
  * SQLite hot-path storage (docs/performance.md, "Fifth pass"):
  *   - WAL checkpoints run in a worker thread (server/db/checkpointer.ts), not inside commits;
+ *   - a new database has small pages (fewer bytes written per commit);
  *   - the batch read of settlement searches by primary key, not by the status index;
  *   - prepared queries run directly on the connection a write transaction holds, nowhere else.
  */
@@ -9,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkpointerOf, heldSqliteOf, openDatabase, transaction, type DB, type Trx } from '../../server/db';
+import SQLite from 'better-sqlite3';
+import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type DB, type Trx } from '../../server/db';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../server/db/checkpointer';
 import { batchRowsQuery } from '../../server/domain/orders/settle-batch';
 
@@ -61,6 +63,24 @@ describe('WAL checkpoints off the event loop', () => {
     const { db } = await tempDb(false);
     expect(checkpointerOf(db)).toBeUndefined();
     expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 10000 });
+  });
+});
+
+describe('page size', () => {
+  it('creates a new database with small pages and leaves an existing one as it is', async () => {
+    const { db } = await tempDb(false);
+    expect(await pragma(db, 'page_size')).toEqual({ page_size: SQLITE_PAGE_SIZE });
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-ckpt-'));
+    const file = path.join(dir, 'old.db');
+    const old = new SQLite(file);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.exec('create table t (x integer)');
+    old.close();
+    const reopened = await openDatabase({ dataDir: dir, sqliteFile: file });
+    open.push(reopened);
+    expect(await pragma(reopened, 'page_size')).toEqual({ page_size: 4096 });
   });
 });
 
