@@ -15,6 +15,7 @@
  * FOR UPDATE SKIP LOCKED: an order another node is settling right now is skipped, not waited for.
  */
 import type { Trx } from '../../db';
+import { prepared } from '../../db/prepared';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
 import { applySettlement, SETTLE_COLUMNS, type SettleChanges, type SettleRow } from './settlement';
@@ -52,9 +53,17 @@ export function batchRowsQuery(trx: Trx, ids: readonly number[], cluster: boolea
   return cluster ? q.forUpdate().skipLocked() : q;
 }
 
+// The chunk read as prepared queries (server/db/prepared.ts): always READ_CHUNK slots, a shorter
+// chunk repeats its first id (the same row once), so one compiled text serves every chunk.
+type ChunkIds = Record<`id${number}`, number>;
+const slotsOf = (p: ChunkIds) => Array.from({ length: READ_CHUNK }, (_, i) => p[`id${i}`]);
+const chunkRows = prepared((db, p: ChunkIds) => batchRowsQuery(db, slotsOf(p), false));
+const claimChunkRows = prepared((db, p: ChunkIds) => batchRowsQuery(db, slotsOf(p), true));
+
 async function openRows(trx: Trx, orders: readonly DueOrder[], cluster: boolean): Promise<Map<number, SettleRow>> {
-  const ids = orders.map((o) => o.id);
-  const rows = await batchRowsQuery(trx, ids, cluster).execute();
+  const params: ChunkIds = {};
+  for (let i = 0; i < READ_CHUNK; i++) params[`id${i}`] = (orders[i] ?? orders[0]).id;
+  const rows = await (cluster ? claimChunkRows : chunkRows).all(trx, params);
   return new Map(rows.map((r) => [Number(r.id), r]));
 }
 
