@@ -83,7 +83,9 @@ async function selectPair(
   state.pair = pair_code;
   state.timeframe = timeframe;
 
-  const candles = await m.candles(pair_code, timeframe, MAX_CANDLES);
+  // The history in memory is answered from its shared encoding (init-candles-packets.ts) with no
+  // copy; otherwise it is read first (a pair's first selection, or a history dropped by retention).
+  const candles = answers.held(socket, pair_code, timeframe) ? [] : await m.candles(pair_code, timeframe, MAX_CANDLES);
   if (state.selection !== selection || !socket.connected) return;
   // Join and answer in one synchronous step: the history already holds every tick so far, and
   // each later tick arrives as new_price after init_candles.
