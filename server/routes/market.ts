@@ -24,6 +24,7 @@ import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
 import { InitCandlesPackets } from '../http/init-candles-packets';
 import { broadcastTick, type TickRoomMessage } from '../http/tick-broadcast';
+import { SharedPackets } from '../http/shared-packets';
 
 export const RATES_INTERVAL_MS = 1000;
 
@@ -123,10 +124,12 @@ export const marketModule: ServerModule = {
   socket(io: SocketServer, ctx) {
     const m = ctx.services.market;
     const answers = new InitCandlesPackets(io, m);
+    const shared = new SharedPackets(io);
 
     io.on('connection', (socket) => {
       marketState(socket);
-      socket.emit('init_pairs', { pairs: m.listPairs() });
+      // Encoded once while the pairs (and their quote states) stay the same.
+      shared.send(socket, 'init_pairs', m.pairsVersion(), () => ({ pairs: m.listPairs() }));
       socket.emit('pairs_rates', { rates: m.rates() });
       // At most one select_pair runs per socket; a newer one replaces any still waiting (only the
       // latest choice matters), and nothing runs for a socket that has gone.
