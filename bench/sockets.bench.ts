@@ -123,6 +123,20 @@ function closeAll(sockets: Socket[]): void {
   for (const s of sockets) s.close();
 }
 
+/** Connect every client, measure ticks, close them; the server's and the clients' CPU per step. */
+async function phase(url: string, pid: number | undefined, tokens: string[]) {
+  let meter = cpuMeter(pid);
+  const { connectMs, failed, sockets } = await connectAll(url, tokens);
+  const connectCpu = meter();
+  meter = cpuMeter(pid);
+  const ticks = await tickLatency(sockets, TICK_SECONDS, 10);
+  const ticksCpu = meter();
+  closeAll(sockets);
+  sockets.length = 0;
+  await sleep(500);
+  return { clients: { connectMs, failed }, connectCpu, ticks, ticksCpu };
+}
+
 async function main() {
   const dir = tempDir('sock');
   const setup = await inProcessServer(dir, { SIM_TICKS_PER_SECOND: '10' });
@@ -132,28 +146,24 @@ async function main() {
   await capturePayloads(setup.baseUrl, tokens[0], payloads);
   await setup.app.close();
 
-  // Baseline first: a bare socket.io server sending the same messages.
-  const bare = await bareServer(payloads);
-  let meter = cpuMeter(bare.pid);
-  const bareClients = await connectAll(bare.url, tokens);
-  const bareConnectCpu = meter();
-  meter = cpuMeter(bare.pid);
-  const bareTicks = await tickLatency(bareClients.sockets, TICK_SECONDS, 10);
-  const bareTicksCpu = meter();
-  closeAll(bareClients.sockets);
-  bare.stop();
-  await sleep(500);
+  // Both servers meet the clients in the same state: BENCH_SOCKETS_ORDER=server-first swaps the
+  // order (the second phase runs with the first one's garbage in the clients' heap).
+  const serverFirst = process.env.BENCH_SOCKETS_ORDER === 'server-first';
+  const runBare = async () => {
+    const bare = await bareServer(payloads);
+    const out = await phase(bare.url, bare.pid, tokens);
+    bare.stop();
+    await sleep(500);
+    return out;
+  };
+  const bareFirst = serverFirst ? null : await runBare();
 
   const server = await childServer(dir, { SIM_TICKS_PER_SECOND: '10', SOCKETS_PER_IP: String(N + 100) });
   try {
-    meter = cpuMeter(server.child.pid);
-    const clients = await connectAll(server.baseUrl, tokens);
-    const connectCpu = meter();
-    meter = cpuMeter(server.child.pid);
-    const ticks = await tickLatency(clients.sockets, TICK_SECONDS, 10);
-    const ticksCpu = meter();
-    closeAll(clients.sockets);
-    await sleep(500);
+    const ours = await phase(server.baseUrl, server.child.pid, tokens);
+    const { clients, connectCpu, ticks, ticksCpu } = ours;
+    const bareRun = bareFirst ?? (await runBare());
+    const { clients: bareClients, connectCpu: bareConnectCpu, ticks: bareTicks, ticksCpu: bareTicksCpu } = bareRun;
 
     emit({
       id: 'sock-connect',
