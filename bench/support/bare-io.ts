@@ -10,13 +10,14 @@
  * work as against the real server: the same connect events with the same payloads, pairs_rates to
  * everyone every second, and per tick price_update then new_price (time and price moving). The
  * server side is the least socket.io needs for those bytes, so the baseline is a floor and never
- * flatters the real server: init_candles is encoded once and each tick's two packets are written
- * to a socket in one write (server/http/tick-broadcast.ts, the write path the real server uses).
+ * flatters the real server: init_candles is encoded once, each tick's two packets are written to a
+ * socket in one write and pairs_rates rides on the next tick (server/http/tick-broadcast.ts, the
+ * write path the real server uses).
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { broadcastTick } from '../../server/http/tick-broadcast';
+import { TickPiggyback, broadcastTick } from '../../server/http/tick-broadcast';
 
 const ticks = Number(process.env.TICKS ?? 10);
 const payloadsFile = process.env.BARE_PAYLOADS;
@@ -54,14 +55,16 @@ if (!payloadsFile) {
       (socket as unknown as Writable).client.writeToEngine(candlesPackets, candlesOpts);
     });
   });
-  setInterval(() => io.emit('pairs_rates', p.pairs_rates), 1000);
+  // pairs_rates every second on each socket's next tick write, as the real server sends it.
+  const rates = new TickPiggyback(io, 120);
+  setInterval(() => rates.send('pairs_rates', p.pairs_rates), 1000);
   let seq = 0;
   setInterval(() => {
     const price = Number(p.price_update.price) + (seq++ % 100) / 100;
     const time = Date.now();
     broadcastTick(io, { room: 'pair', event: 'price_update', payload: { ...p.price_update, price, time } }, [
       { room: 'pair:5s', event: 'new_price', payload: { ...p.new_price, close: price, time: Math.floor(time / 1000) } },
-    ]);
+    ], rates);
   }, 1000 / ticks);
 }
 

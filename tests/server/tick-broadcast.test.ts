@@ -7,7 +7,7 @@ import type { Socket } from 'socket.io-client';
 import { PushFeed } from '../../server/domain/market/push-feed';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import type { InitCandles } from '../../contract/socket';
-import { broadcastTick } from '../../server/http/tick-broadcast';
+import { TickPiggyback, broadcastTick } from '../../server/http/tick-broadcast';
 
 let server: TestServer;
 let feed: PushFeed;
@@ -116,5 +116,37 @@ describe('tick broadcast', () => {
     await sleep(100);
     expect(got).toEqual(['pair_status', 'pairs', 'price_update', 'new_price']);
     expect(r.engineSends()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('writes pairs_rates in front of a socket\'s next tick, in the same write, and on its own to the others after the grace', async () => {
+    const onPair = await selected('EURUSD', '5s');
+    const idle = await selected('GBPUSD', '5s');
+    const io = server.ctx.io!;
+    const piggyback = new TickPiggyback(io, 80);
+    const marked = (name: string, payload: any) => name !== 'pairs_rates' || payload?.marker === 1;
+    const seen = (r: Recorded) => {
+      const got: string[] = [];
+      r.socket.onAny((name: string, payload: unknown) => {
+        if (marked(name, payload)) got.push(name);
+      });
+      return got;
+    };
+    const onPairGot = seen(onPair);
+    const idleGot = seen(idle);
+    piggyback.send('pairs_rates', { rates: [], marker: 1 });
+    const later = await selected('EURUSD', '5s');
+    const laterGot = seen(later);
+    const before = [onPair.writes(), idle.writes(), later.writes()];
+    broadcastTick(io, { room: 'pair:EURUSD', event: 'price_update', payload: { pair_code: 'EURUSD', price: 3, time: 2 } }, [
+      { room: 'pair:EURUSD:5s', event: 'new_price', payload: { pair_code: 'EURUSD', open: 3, high: 3, low: 3, close: 3, time: 2, timeframe: '5s' } },
+    ], piggyback);
+    // One write each for the sockets on the pair; nothing yet for the other.
+    expect([onPair.writes(), idle.writes(), later.writes()]).toEqual([before[0] + 1, before[1], before[2] + 1]);
+    await sleep(250);
+    expect(onPairGot).toEqual(['pairs_rates', 'price_update', 'new_price']);
+    // Connected after it was made: had the rates on connect, not this older one.
+    expect(laterGot).toEqual(['price_update', 'new_price']);
+    expect(idleGot).toEqual(['pairs_rates']);
+    piggyback.stop();
   });
 });
