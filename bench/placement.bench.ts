@@ -5,7 +5,8 @@
  * Baseline (same run): raw better-sqlite3 insert transactions per second on the same disk.
  */
 import { Agent, request } from 'node:http';
-import { childServer, emit, inProcessServer, makeUsers, ms, percentile, processCpuMs, rawInsertRate, size, tempDir } from './lib';
+import { childServer, emit, inProcessServer, makeUsers, ms, percentile, rawInsertRate, size, tempDir } from './lib';
+import { processCpuSeconds } from './support/proc-cpu';
 
 const CLIENTS = size(50, 5);
 const SECONDS = size(8, 1);
@@ -51,7 +52,7 @@ async function main() {
       JSON.stringify({ pair_code: 'BTCUSD', direction: i % 2 ? 'up' : 'down', amount: 1, currency: 'USD', trading_account: 'DemoAccount', expiry: 300 });
     // Warm-up: one order per client (connections, caches, JIT).
     await Promise.all(users.map((u, i) => post(agent, base, u.token, body(i))));
-    const cpuBefore = processCpuMs(server.child.pid!);
+    const cpuBefore = processCpuSeconds(server.child.pid);
     const start = performance.now();
     const end = start + SECONDS * 1000;
     await Promise.all(
@@ -70,9 +71,9 @@ async function main() {
       }),
     );
     const elapsed = (performance.now() - start) / 1000;
-    const cpuAfter = processCpuMs(server.child.pid!);
+    const cpuAfter = processCpuSeconds(server.child.pid);
     // The server's own CPU per accepted order: what the code costs, whatever else shares the cores.
-    const cpuPerOrder = cpuBefore !== undefined && cpuAfter !== undefined && ok > 0 ? ((cpuAfter - cpuBefore) * 1000) / ok : undefined;
+    const cpuPerOrder = ok > 0 && Number.isFinite(cpuAfter - cpuBefore) ? ((cpuAfter - cpuBefore) * 1e6) / ok : undefined;
     agent.destroy();
     const rate = ok / elapsed;
     const p99 = percentile(latencies, 99);
