@@ -6,7 +6,7 @@
  * `wal_autocheckpoint` runs the checkpoint itself, synchronously, on the server's only thread:
  * measured in order placement, one commit in a few hundred took 25-36 ms (every request and tick
  * waited), and those commits were about half of all the time spent committing
- * (docs/performance.md, "Fifth pass").
+ * (docs/performance.md, "Fifth pass: placement and settlement").
  *
  * The server therefore checkpoints from a worker thread on a connection of its own: a PASSIVE
  * checkpoint every CHECKPOINT_INTERVAL_MS, which never takes the write lock and never makes a

@@ -95,7 +95,7 @@ export function openSqliteFile(file: string, options: { backgroundCheckpoints?: 
   // A new database gets 1 KiB pages (an existing one keeps its own): a commit writes every page
   // it changed to the WAL, and an order changes some twenty (its rows and their indexes), each a
   // few dozen bytes; with 4 KiB pages the median commit took ~120 us against ~75 us with 1 KiB
-  // (docs/performance.md, "Fifth pass"). Must come before anything is written.
+  // (docs/performance.md, "Fifth pass: placement and settlement"). Must come before anything is written.
   sqlite.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -3,8 +3,8 @@
  *
  * Kysely builds an immutable operation tree on every call and compiles it to SQL: in the
  * placement profile that was as much CPU as SQLite executing the statements (docs/performance.md,
- * "Fifth pass"). A prepared query is written with the typed Kysely builder as usual, but its
- * variable values are named slots; it is built and compiled once per SQL dialect on first use,
+ * "Fifth pass: placement and settlement"). A prepared query is written with the typed Kysely
+ * builder as usual, but its variable values are named slots; it is built and compiled once per SQL dialect on first use,
  * and every later call only fills the slots and runs the compiled SQL (on SQLite, the statement
  * cache then reuses the prepared statement too):
  *

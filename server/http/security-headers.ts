@@ -4,8 +4,8 @@
  *
  * @fastify/helmet builds a new Helmet middleware for every request (parsing the CSP directives
  * each time): about 2 % of the server's CPU in the order placement profile, for headers that
- * never change (docs/performance.md, "Fifth pass"). The same Helmet options are run here once
- * against a recording response, and every request gets the recorded headers. A route that sets
+ * never change (docs/performance.md, "Fifth pass: placement and settlement"). The same Helmet
+ * options are run here once against a recording response, and every request gets the recorded headers. A route that sets
  * its own header (an upload's sandboxed CSP) still replaces the default, as before.
  */
 import type { FastifyInstance } from 'fastify';
