@@ -13,7 +13,7 @@
  * also wait (behind the same spinner) for the app's features to be loaded: their actors
  * (socket, trading, money, profile) exist only from then on.
  */
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components';
 import { useT } from '../i18n';
@@ -23,7 +23,28 @@ import { LanguageMenu } from '../shared/LanguageMenu';
 const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
 const RulesPage = lazy(() => import('../features/legal/RulesPage').then((m) => ({ default: m.RulesPage })));
-const AuthPage = lazy(() => import('../features/auth/AuthPage').then((m) => ({ default: m.AuthPage })));
+
+/**
+ * A lazy page that can be loaded ahead (`preload()`): once its module is there it renders at
+ * once, without suspending. The browser entry preloads the auth page before it hydrates the
+ * prerendered /auth, whose markup must be replaced by the same page, never by the spinner.
+ */
+export function preloadablePage<P extends object>(load: () => Promise<FunctionComponent<P>>): FunctionComponent<P> & { preload: () => Promise<void> } {
+  let loaded: FunctionComponent<P> | null = null;
+  const preload = () =>
+    load().then((page) => {
+      loaded = page;
+    });
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
+  // Chosen once per mount: switching from the lazy wrapper to the page itself would remount it.
+  const Page = (props: P) => {
+    const [component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return createElement(component, props);
+  };
+  return Object.assign(Page, { preload });
+}
+
+export const AuthPage = preloadablePage(() => import('../features/auth/AuthPage').then((m) => m.AuthPage));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
 // The logged-in views: their code starts loading as soon as a session is there or being checked
