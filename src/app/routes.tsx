@@ -11,14 +11,18 @@
  * Pages load on demand with a spinner. The header and side menu show only when authenticated
  * and not on the auth, register or reset-password routes. The logged-in routes and the shell
  * also wait (behind the same spinner) for the app's features to be loaded: their actors
- * (socket, trading, money, profile) exist only from then on.
+ * (socket, trading, money, profile) exist only from then on. Meanwhile, with a session stored
+ * or open, a signed-in route shows the layout's frame (ShellFrame: header and sidebar of the
+ * same size) around the spinner. A page loaded ahead (preloadablePage) renders without the
+ * spinner in between.
  */
-import { createElement, lazy, Suspense, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useDeferredValue, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components';
 import { useT } from '../i18n';
 import { useFeaturesReady, useSessionStatus } from '../shared/hooks';
 import { LanguageMenu } from '../shared/LanguageMenu';
+import { ShellFrame } from './shell/ShellFrame';
 
 const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
@@ -52,25 +56,36 @@ const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage').th
 const loadShell = () => import('./shell/AppShell');
 const loadTrading = () => import('../features/trading/TradingPage');
 const loadProfile = () => import('../features/profile/ProfilePage');
-const AppShell = lazy(() => loadShell().then((m) => ({ default: m.AppShell })));
-const TradingPage = lazy(() => loadTrading().then((m) => ({ default: m.TradingPage })));
-const ProfilePage = lazy(() => loadProfile().then((m) => ({ default: m.ProfilePage })));
+const AppShell = preloadablePage(() => loadShell().then((m) => m.AppShell));
+const TradingPage = preloadablePage(() => loadTrading().then((m) => m.TradingPage));
+const ProfilePage = preloadablePage(() => loadProfile().then((m) => m.ProfilePage));
 const TransactionsSection = lazy(() => import('../features/transactions/TransactionsSection').then((m) => ({ default: m.TransactionsSection })));
 
 /** Routes on which the header and side menu never show. */
 export const CHROMELESS_ROUTES = ['/auth', '/register', '/reset-password', '/reset-password-code'];
+/** The signed-in routes (RequireAuth): their frame shows while the session and the features load. */
+const SIGNED_IN_ROUTES = ['/trading', '/profile'];
 
 function Loading() {
   const t = useT();
   return <PageSpinner label={t('common.loading')} />;
 }
 
+/**
+ * Whether the features are in, for the views that wait for them. Deferred: the render that
+ * mounts the shell and the page (the largest of the visit) runs in the background, yielding to
+ * the browser every few milliseconds, instead of one long task (Total Blocking Time).
+ */
+function useFeaturesShown(): boolean {
+  return useDeferredValue(useFeaturesReady());
+}
+
 function RequireAuth({ preload, children }: { preload: () => Promise<unknown>; children: ReactNode }) {
   const status = useSessionStatus();
-  const featuresReady = useFeaturesReady();
+  const featuresReady = useFeaturesShown();
   useEffect(() => {
     if (status === 'anonymous') return;
-    void loadShell();
+    void AppShell.preload();
     void preload();
   }, [status, preload]);
   if (status === 'loading') return <Loading />;
@@ -94,8 +109,11 @@ function PublicPage({ page: Page }: { page: typeof HomePage }) {
 export function AppRoutes() {
   const [location] = useLocation();
   const status = useSessionStatus();
-  const featuresReady = useFeaturesReady();
+  const featuresReady = useFeaturesShown();
   const showChrome = status === 'authenticated' && featuresReady && !CHROMELESS_ROUTES.includes(location);
+  // A stored session on a signed-in route: the layout's frame (header, sidebar) while the
+  // session is checked and the features load, so the page is not a bare spinner until then.
+  const showFrame = !showChrome && status !== 'anonymous' && SIGNED_IN_ROUTES.includes(location);
   const content = (
     <Suspense fallback={<Loading />}>
       <Switch>
@@ -109,12 +127,12 @@ export function AppRoutes() {
           <PublicPage page={RulesPage} />
         </Route>
         <Route path="/trading">
-          <RequireAuth preload={loadTrading}>
+          <RequireAuth preload={TradingPage.preload}>
             <TradingPage />
           </RequireAuth>
         </Route>
         <Route path="/profile">
-          <RequireAuth preload={loadProfile}>
+          <RequireAuth preload={ProfilePage.preload}>
             {/* Features never import each other: the route places the money area's history in the profile. */}
             <ProfilePage transactions={<TransactionsSection />} />
           </RequireAuth>
@@ -148,11 +166,13 @@ export function AppRoutes() {
       </Switch>
     </Suspense>
   );
-  return showChrome ? (
-    <Suspense fallback={<Loading />}>
-      <AppShell>{content}</AppShell>
-    </Suspense>
-  ) : (
-    content
-  );
+  if (showChrome || showFrame) {
+    const Frame = showChrome ? AppShell : ShellFrame;
+    return (
+      <Suspense fallback={<Loading />}>
+        <Frame>{content}</Frame>
+      </Suspense>
+    );
+  }
+  return content;
 }
