@@ -10,7 +10,8 @@
  *   of after it; marks <html data-prerender="off"> when the prerendered /auth is not what the
  *   app will show (a stored session: it redirects to /trading; a stored language other than
  *   English); and, until the app has mounted (<html data-app>), stops a native submit of the
- *   prerendered form (it would put the password in the address).
+ *   prerendered form (it would put the password in the address) and keeps the form for the
+ *   app to submit once started (src/app/boot.ts).
  * - dist/auth.html: index.html with the real /auth rendered into #root at build time
  *   (src/app/prerender.tsx, loaded in Node through a Vite server in SSR mode), its styles
  *   inlined (the entry's and the auth page's, ~8 KB gzip: the paint waits for no other
@@ -23,6 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin, ResolvedConfig, Rollup } from 'vite';
+import { PENDING_SUBMIT } from '../src/app/boot';
 
 /** The modules a logged-in first page needs beyond the entry (src/app/routes.tsx, create-app-actor.ts). */
 const LOGGED_IN_MODULES = ['src/services/feature-actors.ts', 'src/i18n/en-features.ts', 'src/app/shell/AppShell.tsx', 'src/features/trading/TradingPage.tsx'];
@@ -40,7 +42,7 @@ if(theme==='light'||theme==='dark'){h.setAttribute('data-theme',theme);h.style.c
 var session=!!auth&&typeof auth==='object'&&!!(auth.token||auth.sessionType);
 if(session)${JSON.stringify(preloads)}.forEach(function(href){var l=d.createElement('link');if(/\\.css$/.test(href)){l.rel='preload';l.as='style'}else{l.rel='modulepreload'}l.crossOrigin='';l.href=href;d.head.appendChild(l)});
 if(session||(lang!=null&&lang!=='en'))h.setAttribute('data-prerender','off');
-d.addEventListener('submit',function(e){if(!h.hasAttribute('data-app'))e.preventDefault()},true)})();`;
+d.addEventListener('submit',function(e){if(!h.hasAttribute('data-app')){e.preventDefault();window.${PENDING_SUBMIT}=e.target}},true)})();`;
 }
 
 /** Hides the prerendered markup of a page marked off until the entry removes it. */

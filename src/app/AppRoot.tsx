@@ -2,19 +2,15 @@
  * The tree the SPA renders, shared by the browser entry (src/main.tsx, which mounts it or
  * hydrates the prerendered /auth with it) and the build-time prerender (src/app/prerender.tsx),
  * so the two cannot drift apart: hydration needs the same elements on both sides.
- * `ssrPath` is given only at build time (wouter reads the address in the browser). Once mounted
- * it marks <html data-app="started">.
+ * `ssrPath` is given only at build time (wouter reads the address in the browser).
  */
-import { StrictMode, useEffect } from 'react';
+import { StrictMode } from 'react';
 import { Router } from 'wouter';
 import type { AppRuntime } from '../shared/runtime';
 import { RuntimeProvider } from '../shared/runtime';
 import { App } from './App';
 
 export function AppRoot({ runtime, ssrPath, ssrSearch }: { runtime: AppRuntime; ssrPath?: string; ssrSearch?: string }) {
-  // From here on the app handles the forms: the boot script's guard against a native submit of
-  // the prerendered form (which would put the password in the address) steps aside.
-  useEffect(() => document.documentElement.setAttribute('data-app', 'started'), []);
   return (
     <StrictMode>
       <RuntimeProvider runtime={runtime}>

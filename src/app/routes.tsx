@@ -23,6 +23,7 @@ import { useT } from '../i18n';
 import { useFeaturesReady, useSessionStatus } from '../shared/hooks';
 import { LanguageMenu } from '../shared/LanguageMenu';
 import { ShellFrame } from './shell/ShellFrame';
+import { markAppStarted } from './boot';
 
 const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
@@ -106,6 +107,16 @@ function PublicPage({ page: Page }: { page: typeof HomePage }) {
   return <Page isAuthenticated={status === 'authenticated'} headerExtras={<LanguageMenu compact />} />;
 }
 
+/**
+ * Tells the boot script the app has started (boot.ts). Inside the routes' Suspense boundary, so
+ * on the hydrated /auth it runs once the form itself is hydrated (React hydrates a boundary's
+ * content after the root), never while a submit would still go to the browser.
+ */
+function AppStarted() {
+  useEffect(() => markAppStarted(window), []);
+  return null;
+}
+
 export function AppRoutes() {
   const [location] = useLocation();
   const status = useSessionStatus();
@@ -164,6 +175,8 @@ export function AppRoutes() {
           <Redirect to="/" replace />
         </Route>
       </Switch>
+      {/* Last: its effect runs after the page's own (the form's fields registered). */}
+      <AppStarted />
     </Suspense>
   );
   if (showChrome || showFrame) {
