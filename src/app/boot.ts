@@ -11,7 +11,7 @@
  */
 export const PENDING_SUBMIT = '__ttPendingSubmit';
 
-function adoptTypedValues(win: Window): void {
+function adoptTypedValues(win: Window & typeof globalThis): void {
   const root = win.document.querySelector('#root[data-prerendered]');
   if (!root) return;
   root.removeAttribute('data-prerendered');
@@ -28,7 +28,7 @@ function adoptTypedValues(win: Window): void {
   }
 }
 
-export function markAppStarted(win: Window): void {
+export function markAppStarted(win: Window & typeof globalThis): void {
   adoptTypedValues(win);
   win.document.documentElement.setAttribute('data-app', 'started');
   const pending: unknown = Reflect.get(win, PENDING_SUBMIT);
