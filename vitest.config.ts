@@ -13,6 +13,8 @@ const SQLITE_ONLY = [
   'tests/server/books-ledger.test.ts',
   // Takes its crash snapshot of a running server with SQLite's VACUUM INTO and edits the copied file.
   'tests/server/orders-seq-restart.test.ts',
+  // SQLite's WAL checkpoints from a worker thread and SQLite's query plan of the settlement read.
+  'tests/server/sqlite-checkpoints.test.ts',
 ];
 
 // Server tests of what exists only on PostgreSQL (run by server-pg alone): its types, locks and

@@ -207,3 +207,22 @@ export function rawInsertRate(dir: string, seconds = SMOKE ? 0.2 : 1): number {
   db.close();
   return n / seconds;
 }
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux): per-operation CPU
+ * of the server under test, a figure the other work on a shared machine disturbs far less than
+ * wall-clock rates. undefined where /proc is not there.
+ */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux build Node supports (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -6,11 +6,17 @@
  *     messages per tick per client, ticks out of order;
  *   - flood: one anonymous socket sends F select_pair events while another client pings
  *     /api/health; the longest health answer, and what happened to the flooder.
- * Clients run in this process (one event loop for all of them: the same for both servers).
+ * Clients run in this process (one event loop for all of them: the same for both servers) and
+ * do the same work against both: the bare server sends the payloads the real server sent a probe
+ * client (init_valuts, init_pairs, pairs_rates, the full init_candles, pairs_rates every second,
+ * price_update + new_price per tick; bench/support/bare-io.ts). Each phase also reports the CPU
+ * seconds the server and this process used (they share the machine's cores).
  */
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { io as connect, type Socket } from 'socket.io-client';
+import fs from 'node:fs';
+import { cpuMeter, cpuText } from './support/proc-cpu';
 import { childServer, emit, inProcessServer, makeUsers, ms, percentile, pool, size, sleep, tempDir, until } from './lib';
 
 const N = Number(process.env.BENCH_SOCKETS ?? size(5_000, 20));
@@ -82,9 +88,27 @@ async function tickLatency(sockets: Socket[], seconds: number, ticksPerSecond: n
   return { p99: percentile(lat, 99), p50: percentile(lat, 50), perTick, outOfOrder, received: ticks, expected: sockets.length * seconds * ticksPerSecond };
 }
 
-async function bareServer(): Promise<{ url: string; stop: () => void }> {
+/** What the real server sends one logged-in client on connect and per tick, for the bare server to send the same. */
+async function capturePayloads(url: string, token: string, file: string): Promise<void> {
+  const wanted = ['init_valuts', 'init_pairs', 'pairs_rates', 'init_candles', 'price_update', 'new_price'];
+  const got: Record<string, unknown> = {};
+  const s = connect(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+  s.onAny((event: string, payload: unknown) => {
+    if (wanted.includes(event) && !(event in got)) got[event] = payload;
+  });
+  s.once('connect', () => {
+    s.emit('provide_token', { token });
+    s.emit('select_pair', { pair_code: PAIR, timeframe: '5s', token });
+  });
+  const ok = await until(() => wanted.every((e) => e in got), 30_000);
+  s.close();
+  if (!ok) throw new Error(`probe client missed ${wanted.filter((e) => !(e in got)).join(', ')}`);
+  fs.writeFileSync(file, JSON.stringify(got));
+}
+
+async function bareServer(payloads: string): Promise<{ url: string; pid: number | undefined; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/bare-io.ts')], {
-    env: { ...process.env, TICKS: '10' },
+    env: { ...process.env, TICKS: '10', BARE_PAYLOADS: payloads },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -92,53 +116,73 @@ async function bareServer(): Promise<{ url: string; stop: () => void }> {
   await until(() => /BARE_PORT \d+/.test(out), 30_000);
   const port = /BARE_PORT (\d+)/.exec(out)?.[1];
   if (!port) throw new Error('bare socket.io server did not start');
-  return { url: `http://127.0.0.1:${port}`, stop: () => void child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => void child.kill('SIGTERM') };
 }
 
 function closeAll(sockets: Socket[]): void {
   for (const s of sockets) s.close();
 }
 
+/** Connect every client, measure ticks, close them; the server's and the clients' CPU per step. */
+async function phase(url: string, pid: number | undefined, tokens: string[]) {
+  let meter = cpuMeter(pid);
+  const { connectMs, failed, sockets } = await connectAll(url, tokens);
+  const connectCpu = meter();
+  meter = cpuMeter(pid);
+  const ticks = await tickLatency(sockets, TICK_SECONDS, 10);
+  const ticksCpu = meter();
+  closeAll(sockets);
+  sockets.length = 0;
+  await sleep(500);
+  return { clients: { connectMs, failed }, connectCpu, ticks, ticksCpu };
+}
+
 async function main() {
   const dir = tempDir('sock');
-  const setup = await inProcessServer(dir);
+  const setup = await inProcessServer(dir, { SIM_TICKS_PER_SECOND: '10' });
   const users = await makeUsers(setup.ctx, N);
-  await setup.app.close();
   const tokens = users.map((u) => u.token);
+  const payloads = path.join(dir, 'bare-payloads.json');
+  await capturePayloads(setup.baseUrl, tokens[0], payloads);
+  await setup.app.close();
 
-  // Baseline first: a bare socket.io server, one message per tick.
-  const bare = await bareServer();
-  const bareClients = await connectAll(bare.url, tokens);
-  const bareTicks = await tickLatency(bareClients.sockets, TICK_SECONDS, 10);
-  closeAll(bareClients.sockets);
-  bare.stop();
-  await sleep(500);
+  // Both servers meet the clients in the same state: BENCH_SOCKETS_ORDER=server-first swaps the
+  // order (the second phase runs with the first one's garbage in the clients' heap).
+  const serverFirst = process.env.BENCH_SOCKETS_ORDER === 'server-first';
+  const runBare = async () => {
+    const bare = await bareServer(payloads);
+    const out = await phase(bare.url, bare.pid, tokens);
+    bare.stop();
+    await sleep(500);
+    return out;
+  };
+  const bareFirst = serverFirst ? null : await runBare();
 
   const server = await childServer(dir, { SIM_TICKS_PER_SECOND: '10', SOCKETS_PER_IP: String(N + 100) });
   try {
-    const clients = await connectAll(server.baseUrl, tokens);
-    const ticks = await tickLatency(clients.sockets, TICK_SECONDS, 10);
-    closeAll(clients.sockets);
-    await sleep(500);
+    const ours = await phase(server.baseUrl, server.child.pid, tokens);
+    const { clients, connectCpu, ticks, ticksCpu } = ours;
+    const bareRun = bareFirst ?? (await runBare());
+    const { clients: bareClients, connectCpu: bareConnectCpu, ticks: bareTicks, ticksCpu: bareTicksCpu } = bareRun;
 
     emit({
       id: 'sock-connect',
       measure: `Connecting ${N.toLocaleString('en')} logged-in sockets (provide_token + select_pair)`,
       value: `${(clients.connectMs / 1000).toFixed(1)} s${clients.failed ? ` (${clients.failed} failed)` : ''}`,
-      baseline: `bare socket.io: ${(bareClients.connectMs / 1000).toFixed(1)} s`,
+      baseline: `bare socket.io, same messages: ${(bareClients.connectMs / 1000).toFixed(1)} s${bareClients.failed ? ` (${bareClients.failed} failed)` : ''}`,
       goal: `${N.toLocaleString('en')} in <= 20 s`,
       met: clients.failed === 0 && clients.connectMs <= 20_000,
-      note: `ratio to bare ${(clients.connectMs / bareClients.connectMs).toFixed(2)}x`,
+      note: `ratio to bare ${(clients.connectMs / bareClients.connectMs).toFixed(2)}x; ${cpuText(connectCpu, clients.connectMs / 1000)}; bare: ${cpuText(bareConnectCpu, bareClients.connectMs / 1000)}`,
     });
     const ratio = ticks.p99 / bareTicks.p99;
     emit({
       id: 'sock-ticks',
       measure: `Tick latency at 10 ticks/s, ${N.toLocaleString('en')} clients on one pair`,
       value: `p99 ${ms(ticks.p99)} (p50 ${ms(ticks.p50)}), ${ticks.perTick.toFixed(2)} messages per tick per client, ${ticks.outOfOrder} out of order`,
-      baseline: `bare socket.io, one message per tick: p99 ${ms(bareTicks.p99)}`,
+      baseline: `bare socket.io, the same two messages per tick: p99 ${ms(bareTicks.p99)} (p50 ${ms(bareTicks.p50)})`,
       goal: 'p99 <= 100 ms (or within 1.2x of the bare broadcast), none out of order',
       met: ticks.outOfOrder === 0 && (ticks.p99 <= 100 || ratio <= 1.2),
-      note: `ratio to bare ${ratio.toFixed(2)}x; received ${ticks.received} of ~${ticks.expected} price_update`,
+      note: `ratio to bare ${ratio.toFixed(2)}x; received ${ticks.received} of ~${ticks.expected} price_update (bare ${bareTicks.received}, ${bareTicks.outOfOrder} out of order); ${cpuText(ticksCpu, TICK_SECONDS)}; bare: ${cpuText(bareTicksCpu, TICK_SECONDS)}`,
     });
 
     // Flood: one anonymous socket, F select_pair events as fast as it can write them.

@@ -15,7 +15,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { Server as SocketServer } from 'socket.io';
@@ -27,6 +26,7 @@ import { AccessTokens } from './domain/auth/tokens';
 import type { AppContext, ServerBase, ServerModule } from './context';
 import { buildServices } from './composition';
 import { HttpError } from './http/errors';
+import { registerSecurityHeaders } from './http/security-headers';
 import { installSocketGuard, type SocketCounter } from './http/socket-guard';
 import { DRAINING_TEXT, Readiness, feedCheck, registerDrainHooks } from './http/readiness';
 import { openRedis, KEY_PREFIX, type RedisInfra } from './infra/redis';
@@ -64,7 +64,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Over-long request lines and headers, bad URLs: the envelope, not a reset (http/hardening.ts).
     ...hardenedServerOptions,
   });
-  const db = await openDatabase(config);
+  // SQLite: WAL checkpoints from a worker thread, never inside a request's commit (db/checkpointer.ts).
+  const db = await openDatabase({ ...config, backgroundCheckpoints: true });
   // On PostgreSQL the generated secrets live in the database, shared by every node (secrets.ts).
   const secrets = await loadSecrets(config, db).catch(async (err: unknown) => {
     await db.destroy();
@@ -135,7 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // The built SPA's pages (index.html, the prerendered auth.html) and their inline boot script.
   const pages = spaPages(config.distDir);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

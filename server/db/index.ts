@@ -21,6 +21,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql,
 import type { Database } from './schema';
 import { migrationsFor } from './migrations';
 import { withStatementCache } from './statement-cache';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { createPool, isRetryable } from './postgres';
 
 export type DB = Kysely<Database>;
@@ -29,6 +30,9 @@ export type Trx = Kysely<Database>;
 
 /** The two SQL dialects the server runs on. */
 export type SqlDialect = 'sqlite' | 'postgres';
+
+/** Page size of a SQLite database created by the server (an existing file keeps its own). */
+export const SQLITE_PAGE_SIZE = 1024;
 
 /** The SQLite file inside DATA_DIR (used when no DATABASE_URL is set). */
 export const SQLITE_FILE = 'tradeterminal.db';
@@ -41,6 +45,11 @@ export interface DatabaseConfig {
   databasePoolSize?: number;
   /** SQLite only: this file instead of DATA_DIR/tradeterminal.db. */
   sqliteFile?: string;
+  /**
+   * SQLite only: checkpoint the WAL from a worker thread instead of inside commits
+   * (checkpointer.ts). The server turns it on; one-shot tools (the admin CLI) do not need it.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /** The dialect the configuration selects. */
@@ -58,7 +67,7 @@ export async function openDatabase(config: DatabaseConfig | string): Promise<DB>
   const db =
     dialect === 'postgres'
       ? openPostgres(config.databaseUrl!, config.databasePoolSize ?? 10)
-      : openSqliteFile(config.sqliteFile ?? path.join(config.dataDir, SQLITE_FILE));
+      : openSqliteFile(config.sqliteFile ?? path.join(config.dataDir, SQLITE_FILE), { backgroundCheckpoints: config.backgroundCheckpoints ?? false });
   try {
     await migrate(db, dialect);
   } catch (err) {
@@ -72,19 +81,44 @@ function openPostgres(url: string, poolSize: number): DB {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, poolSize) }) });
 }
 
+const checkpointers = new WeakMap<DB, Checkpointer>();
+
+/** The background checkpointer of a SQLite database opened with `backgroundCheckpoints` (tests, operators). */
+export function checkpointerOf(db: DB): Checkpointer | undefined {
+  return checkpointers.get(db);
+}
+
 /** A SQLite file (or ':memory:'), without running the migrations. */
-export function openSqliteFile(file: string): DB {
+export function openSqliteFile(file: string, options: { backgroundCheckpoints?: boolean } = {}): DB {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
+  // A new database gets 1 KiB pages (an existing one keeps its own): a commit writes every page
+  // it changed to the WAL, and an order changes some twenty (its rows and their indexes), each a
+  // few dozen bytes; with 4 KiB pages the median commit took ~120 us against ~75 us with 1 KiB
+  // (docs/performance.md, "Fifth pass"). Must come before anything is written.
+  sqlite.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  // Checkpoint the WAL every ~40 MB instead of every ~4 MB: a write transaction (an order touches
-  // some twenty pages) pays for far fewer checkpoints (docs/performance.md).
-  sqlite.pragma('wal_autocheckpoint = 10000');
+  const background = options.backgroundCheckpoints === true && file !== ':memory:';
+  // Checkpoints: from a worker thread (checkpointer.ts), this connection's own only as a
+  // backstop; without the worker, every ~40 MB instead of every ~4 MB: a write transaction (an
+  // order touches some twenty pages) pays for far fewer of them (docs/performance.md).
+  sqlite.pragma(`wal_autocheckpoint = ${background ? FALLBACK_AUTOCHECKPOINT_PAGES : 10000}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Prepared statements are reused across queries (statement-cache.ts).
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  let database = withStatementCache(sqlite);
+  const checkpointer = background ? startCheckpointer(file) : null;
+  if (checkpointer) {
+    const close = database.close.bind(database);
+    database = new Proxy(database, {
+      get: (target, prop) => (prop === 'close' ? () => (void checkpointer.stop(), close()) : Reflect.get(target, prop, target)),
+    });
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  if (checkpointer) checkpointers.set(db, checkpointer);
+  sqliteDatabases.set(db, database);
+  return db;
 }
 
 /** Apply every migration not applied yet, in the form written for `dialect`. */
@@ -143,6 +177,10 @@ export async function transaction<T>(db: DB, fn: (trx: Trx) => Promise<T>): Prom
 async function runOnce<T>(db: DB, begin: 'begin' | 'begin immediate', fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
     await sql.raw(begin).execute(conn);
+    // SQLite: while this transaction runs it holds the only connection (Kysely's driver lets one
+    // user at a time have it), so its handle may also run statements on the database directly.
+    const raw = sqliteDatabases.get(db);
+    if (raw) heldSqlite.set(conn, raw);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);
@@ -150,8 +188,25 @@ async function runOnce<T>(db: DB, begin: 'begin' | 'begin immediate', fn: (trx: 
     } catch (err) {
       await sql`rollback`.execute(conn).catch(() => undefined);
       throw err;
+    } finally {
+      heldSqlite.delete(conn);
     }
   });
+}
+
+/** The better-sqlite3 database behind each SQLite Kysely instance (with the statement cache). */
+const sqliteDatabases = new WeakMap<DB, SQLite.Database>();
+/** Handles of running SQLite write transactions, and their database. */
+const heldSqlite = new WeakMap<Trx, SQLite.Database>();
+
+/**
+ * The SQLite database when `trx` is the handle of a running write transaction (`transaction`):
+ * a statement may then run on it synchronously, skipping the driver's queue, because the
+ * transaction already holds the one connection. Undefined anywhere else (PostgreSQL, the outer
+ * `db`): there the driver must be used. server/db/prepared.ts uses it.
+ */
+export function heldSqliteOf(trx: Trx): SQLite.Database | undefined {
+  return heldSqlite.get(trx);
 }
 
 /** Milliseconds since the epoch; every timestamp column stores this. */

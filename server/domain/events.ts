@@ -17,6 +17,7 @@
  * node that dies mid-delivery rolls back its claim: the rows are delivered again by another.
  */
 import type { DB, Trx } from '../db';
+import { prepared } from '../db/prepared';
 
 export interface DomainEventMap {
   'balances.changed': { kind: string };
@@ -46,11 +47,13 @@ export async function recordEvent<T extends DomainEventType>(
   payload: DomainEventMap[T],
   now = Date.now(),
 ): Promise<void> {
-  await trx
-    .insertInto('domain_events')
-    .values({ type, user_id: userId, payload: JSON.stringify(payload), created_at: now })
-    .execute();
+  await insertEvent.run(trx, { type, user_id: userId, payload: JSON.stringify(payload), created_at: now });
 }
+
+// Built once (server/db/prepared.ts): every order placed and settled records events.
+const insertEvent = prepared((db, p: { type: string; user_id: number | null; payload: string; created_at: number }) =>
+  db.insertInto('domain_events').values({ type: p.type, user_id: p.user_id, payload: p.payload, created_at: p.created_at }),
+);
 
 type Listener = (event: DomainEvent) => void | Promise<void>;
 

@@ -22,6 +22,7 @@
  */
 import { sql } from 'kysely';
 import { dialectOf, forUpdate, type Trx } from '../db';
+import { prepared } from '../db/prepared';
 import { findCurrency, DEMO_BALANCE_UNITS } from '../../contract/currencies';
 import { fromMinor } from '../../contract/money';
 import type { Balances } from '../../contract/user';
@@ -141,81 +142,132 @@ export function checkLegs(post: LedgerPost): void {
 }
 
 export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): Promise<LedgerResult> {
-  const existing = await trx
-    .selectFrom('ledger_transactions')
-    .select(['id'])
-    .where('idempotency_key', '=', post.key)
-    .executeTakeFirst();
-  if (existing) return { applied: false, ledgerTxId: existing.id };
-
   checkLegs(post);
   await lockBalances(trx, post);
 
-  const tx = await trx
-    .insertInto('ledger_transactions')
-    .values({
-      idempotency_key: post.key,
-      kind: post.kind,
-      user_id: post.userId,
-      ref_type: post.ref?.type ?? null,
-      ref_id: post.ref ? String(post.ref.id) : null,
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  // The key is claimed with the insert itself: nothing comes back when the key exists already
+  // (a retried request, a duplicated webhook, a settlement run twice), and nothing is changed.
+  const tx = await insertLedgerTx.first(trx, {
+    key: post.key,
+    kind: post.kind,
+    user_id: post.userId,
+    ref_type: post.ref?.type ?? null,
+    ref_id: post.ref ? String(post.ref.id) : null,
+    created_at: now,
+  });
+  if (!tx) {
+    const existing = await ledgerTxByKey.first(trx, { key: post.key });
+    if (!existing) throw new Error(`Ledger transaction ${post.key} neither inserted nor found`);
+    return { applied: false, ledgerTxId: Number(existing.id) };
+  }
+  const ledgerTxId = Number(tx.id);
 
   for (const e of post.entries) {
     if (e.amount === 0) continue;
     if (isHouseAccount(e.account)) {
-      await postHouseLeg(trx, tx.id, e.account, e.currency, e.amount, now);
+      await postHouseLeg(trx, ledgerTxId, e.account, e.currency, e.amount, now);
       continue;
     }
     const account = e.account as UserAccount;
-    const row = await trx
-      .selectFrom('balances')
-      .select('amount')
-      .where('user_id', '=', post.userId)
-      .where('currency', '=', e.currency)
-      .where('account', '=', account)
-      .executeTakeFirst();
-    const before = Number(row?.amount ?? 0);
-    const after = before + e.amount;
-    if (after < 0) throw new InsufficientBalanceError(e.currency, account);
-    if (!Number.isSafeInteger(after)) throw new RangeError('Balance out of range');
-    if (row) {
-      await trx
-        .updateTable('balances')
-        .set({ amount: after, updated_at: now })
-        .where('user_id', '=', post.userId)
-        .where('currency', '=', e.currency)
-        .where('account', '=', account)
-        .execute();
-    } else {
-      await trx
-        .insertInto('balances')
-        .values({ user_id: post.userId, currency: e.currency, account, amount: after, updated_at: now })
-        .execute();
-    }
-    await trx
-      .insertInto('ledger_entries')
-      .values({
-        ledger_tx_id: tx.id,
-        user_id: post.userId,
-        currency: e.currency,
-        account,
-        amount: e.amount,
-        balance_after: after,
-        created_at: now,
-      })
-      .execute();
+    const after = await applyUserLeg(trx, post.userId, account, e.currency, e.amount, now);
+    await insertUserEntry.run(trx, {
+      ledger_tx_id: ledgerTxId,
+      user_id: post.userId,
+      currency: e.currency,
+      account,
+      amount: e.amount,
+      balance_after: after,
+      created_at: now,
+    });
   }
   // The seal closes the transaction; its trigger checks the zero sum per currency again.
-  await trx.insertInto('ledger_seals').values({ ledger_tx_id: tx.id, created_at: now }).execute();
+  await insertSeal.run(trx, { ledger_tx_id: ledgerTxId, created_at: now });
   // Every applied posting is the user's (a demo reset to the amount already held included): their
   // sessions hear it, as they did before the house legs existed.
   await recordEvent(trx, 'balances.changed', post.userId, { kind: post.kind }, now);
-  return { applied: true, ledgerTxId: tx.id };
+  return { applied: true, ledgerTxId };
 }
+
+/**
+ * Add `amount` to a user's balance row and return the new amount: one conditional update that
+ * refuses to go below zero (the CHECK in the schema is the last line; this gives the caller the
+ * clear error), or the row's first insert. Only when the update changes nothing is the row read,
+ * to tell a missing row from an insufficient balance.
+ */
+async function applyUserLeg(trx: Trx, userId: number, account: UserAccount, currency: string, amount: number, now: number): Promise<number> {
+  const key = { user_id: userId, currency, account };
+  const updated = await addToBalance.first(trx, { ...key, amount, updated_at: now });
+  if (updated) {
+    const after = Number(updated.amount);
+    if (!Number.isSafeInteger(after)) throw new RangeError('Balance out of range');
+    return after;
+  }
+  const row = await balanceRow.first(trx, key);
+  if (row || amount < 0) throw new InsufficientBalanceError(currency, account);
+  await insertBalance.run(trx, { ...key, amount, updated_at: now });
+  return amount;
+}
+
+// The ledger's statements, built once (server/db/prepared.ts): they run for every order placed and settled.
+const insertLedgerTx = prepared((db, p: { key: string; kind: string; user_id: number; ref_type: string | null; ref_id: string | null; created_at: number }) =>
+  db
+    .insertInto('ledger_transactions')
+    .values({ idempotency_key: p.key, kind: p.kind, user_id: p.user_id, ref_type: p.ref_type, ref_id: p.ref_id, created_at: p.created_at })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id'),
+);
+const ledgerTxByKey = prepared((db, p: { key: string }) => db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', p.key));
+const addToBalance = prepared((db, p: { user_id: number; currency: string; account: string; amount: number; updated_at: number }) =>
+  db
+    .updateTable('balances')
+    .set({ amount: sql<number>`amount + ${p.amount}`, updated_at: p.updated_at })
+    .where('user_id', '=', p.user_id)
+    .where('currency', '=', p.currency)
+    .where('account', '=', p.account)
+    .where(sql<number>`amount + ${p.amount}`, '>=', 0)
+    .returning('amount'),
+);
+const balanceRow = prepared((db, p: { user_id: number; currency: string; account: string }) =>
+  db.selectFrom('balances').select('amount').where('user_id', '=', p.user_id).where('currency', '=', p.currency).where('account', '=', p.account),
+);
+const insertBalance = prepared((db, p: { user_id: number; currency: string; account: string; amount: number; updated_at: number }) =>
+  db.insertInto('balances').values({ user_id: p.user_id, currency: p.currency, account: p.account, amount: p.amount, updated_at: p.updated_at }),
+);
+const insertUserEntry = prepared(
+  (db, p: { ledger_tx_id: number; user_id: number; currency: string; account: string; amount: number; balance_after: number; created_at: number }) =>
+    db.insertInto('ledger_entries').values({
+      ledger_tx_id: p.ledger_tx_id,
+      user_id: p.user_id,
+      currency: p.currency,
+      account: p.account,
+      amount: p.amount,
+      balance_after: p.balance_after,
+      created_at: p.created_at,
+    }),
+);
+const insertSeal = prepared((db, p: { ledger_tx_id: number; created_at: number }) =>
+  db.insertInto('ledger_seals').values({ ledger_tx_id: p.ledger_tx_id, created_at: p.created_at }),
+);
+const upsertHouseBalance = prepared((db, p: { account: string; currency: string; amount: number; updated_at: number }) =>
+  db
+    .insertInto('house_balances')
+    .values({ account: p.account, currency: p.currency, amount: p.amount, updated_at: p.updated_at })
+    .onConflict((oc) =>
+      oc.columns(['account', 'currency']).doUpdateSet({ amount: sql<number>`house_balances.amount + excluded.amount`, updated_at: sql<number>`excluded.updated_at` }),
+    )
+    .returning('amount'),
+);
+const insertHouseEntry = prepared(
+  (db, p: { ledger_tx_id: number; account: string; currency: string; amount: number; balance_after: number; created_at: number }) =>
+    db.insertInto('house_entries').values({
+      ledger_tx_id: p.ledger_tx_id,
+      account: p.account,
+      currency: p.currency,
+      amount: p.amount,
+      balance_after: p.balance_after,
+      created_at: p.created_at,
+    }),
+);
 
 /**
  * PostgreSQL: lock every existing balance row the posting touches (the user's, then the house's,
@@ -258,20 +310,10 @@ async function lockBalances(trx: Trx, post: LedgerPost): Promise<void> {
 
 /** One house leg: one upsert of the house balance (returning the new amount) and one entry. */
 async function postHouseLeg(trx: Trx, ledgerTxId: number, account: HouseAccount, currency: string, amount: number, now: number): Promise<void> {
-  const row = await trx
-    .insertInto('house_balances')
-    .values({ account, currency, amount, updated_at: now })
-    .onConflict((oc) =>
-      oc.columns(['account', 'currency']).doUpdateSet({ amount: sql<number>`house_balances.amount + excluded.amount`, updated_at: now }),
-    )
-    .returning('amount')
-    .executeTakeFirstOrThrow();
-  const after = Number(row.amount);
+  const row = await upsertHouseBalance.first(trx, { account, currency, amount, updated_at: now });
+  const after = Number(row!.amount);
   if (!Number.isSafeInteger(after)) throw new RangeError('Balance out of range');
-  await trx
-    .insertInto('house_entries')
-    .values({ ledger_tx_id: ledgerTxId, account, currency, amount, balance_after: after, created_at: now })
-    .execute();
+  await insertHouseEntry.run(trx, { ledger_tx_id: ledgerTxId, account, currency, amount, balance_after: after, created_at: now });
 }
 
 export async function getBalanceMinor(trx: Trx, userId: number, currency: string, account: Account): Promise<number> {

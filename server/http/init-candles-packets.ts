@@ -50,6 +50,16 @@ export class InitCandlesPackets {
   ) {}
 
   /**
+   * Whether `send` answers from the history in memory (encoded once per version), so the caller
+   * need not read or copy the candles first: a copy of 1,000 candles per select_pair was made
+   * and thrown away while thousands of sockets connected.
+   */
+  held(socket: Socket, pair_code: string, timeframe: Timeframe): boolean {
+    const adapter = this.io.of('/').adapter as unknown as Partial<EncodingAdapter>;
+    return typeof adapter._encode === 'function' && socket.nsp.name === '/' && this.history.historyNow(pair_code, timeframe) !== null;
+  }
+
+  /**
    * Answer select_pair with the history as it is now. `fallback` (what the caller read) is sent
    * with a plain emit when the history is not held in memory.
    */

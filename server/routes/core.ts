@@ -19,6 +19,7 @@ import { Coalescer } from '../domain/push-batch';
 import { parseFrontSettings } from '../domain/users';
 import type { AccessClaims } from '../domain/auth/tokens';
 import { familyKey } from '../domain/auth/sessions';
+import { SharedPackets } from '../http/shared-packets';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
@@ -170,9 +171,11 @@ export const coreModule: ServerModule = {
     app.get('/api/v2/currencies', async () => ok({ currencies: CURRENCIES }));
   },
   socket(io, ctx) {
+    // The currency list never changes: encoded once (http/shared-packets.ts).
+    const shared = new SharedPackets(io);
     io.on('connection', (socket) => {
       socketSession(socket);
-      socket.emit('init_valuts', { valuts_data: [...CURRENCIES] });
+      shared.send(socket, 'init_valuts', 'currencies', () => ({ valuts_data: [...CURRENCIES] }));
 
       socket.on(
         'provide_token',

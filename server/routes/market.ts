@@ -2,7 +2,7 @@
  * The market area: starts and stops the market service's feed (ctx.services.market), serves the
  * public pair list and candle history over REST, and runs the live socket events:
  *   on connect    -> init_pairs {pairs}, pairs_rates {rates}
- *   every second  -> pairs_rates to everyone
+ *   every second  -> pairs_rates to everyone (written with each socket's next tick, http/tick-broadcast.ts)
  *   pair_status   -> {pair_code, quotes: live|delayed} to everyone when a pair's quotes go stale or resume
  *   pairs         -> {pairs} (init_pairs' shape) to everyone when an operator enables or disables a pair
  *   select_pair   -> leaves the previous pair's rooms, answers init_candles, then joins
@@ -16,16 +16,22 @@ import type { AppContext, ServerModule } from '../context';
 import { ok, ErrorText } from '../../contract/envelope';
 import { CandlesQuerySchema, MarketErrorText, type PairStatus } from '../../contract/market';
 import { batchWithTicks } from '../domain/market/tick-chain';
-import { SelectPairSchema, type NewPrice, type PairsChanged, type PriceUpdate, type SocketError } from '../../contract/socket';
+import { SelectPairSchema, type NewPrice, type PairsChanged, type PairsRates, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
 import { IdParamSchema, parseInput } from '../http/validate';
 import { notFound } from '../http/errors';
 import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
 import { InitCandlesPackets } from '../http/init-candles-packets';
-import { broadcastTick, type TickRoomMessage } from '../http/tick-broadcast';
+import { broadcastTick, TickPiggyback, type TickRoomMessage } from '../http/tick-broadcast';
+import { SharedPackets } from '../http/shared-packets';
 
 export const RATES_INTERVAL_MS = 1000;
+/**
+ * pairs_rates rides on a socket's next tick write (http/tick-broadcast.ts TickPiggyback); a socket
+ * with no tick within this long gets it on its own.
+ */
+export const RATES_GRACE_MS = 120;
 
 export const priceRoom = (pairCode: string) => `pair:${pairCode}`;
 export const candleRoom = (pairCode: string, timeframe: Timeframe) => `pair:${pairCode}:${timeframe}`;
@@ -83,7 +89,9 @@ async function selectPair(
   state.pair = pair_code;
   state.timeframe = timeframe;
 
-  const candles = await m.candles(pair_code, timeframe, MAX_CANDLES);
+  // The history in memory is answered from its shared encoding (init-candles-packets.ts) with no
+  // copy; otherwise it is read first (a pair's first selection, or a history dropped by retention).
+  const candles = answers.held(socket, pair_code, timeframe) ? [] : await m.candles(pair_code, timeframe, MAX_CANDLES);
   if (state.selection !== selection || !socket.connected) return;
   // Join and answer in one synchronous step: the history already holds every tick so far, and
   // each later tick arrives as new_price after init_candles.
@@ -95,6 +103,7 @@ async function selectPair(
 }
 
 const rateTimers = new WeakMap<AppContext, NodeJS.Timeout>();
+const ratesSenders = new WeakMap<AppContext, TickPiggyback>();
 
 export const marketModule: ServerModule = {
   name: 'market',
@@ -121,10 +130,14 @@ export const marketModule: ServerModule = {
   socket(io: SocketServer, ctx) {
     const m = ctx.services.market;
     const answers = new InitCandlesPackets(io, m);
+    const shared = new SharedPackets(io);
+    const rates = new TickPiggyback(io, RATES_GRACE_MS);
+    ratesSenders.set(ctx, rates);
 
     io.on('connection', (socket) => {
       marketState(socket);
-      socket.emit('init_pairs', { pairs: m.listPairs() });
+      // Encoded once while the pairs (and their quote states) stay the same.
+      shared.send(socket, 'init_pairs', m.pairsVersion(), () => ({ pairs: m.listPairs() }));
       socket.emit('pairs_rates', { rates: m.rates() });
       // At most one select_pair runs per socket; a newer one replaces any still waiting (only the
       // latest choice matters), and nothing runs for a socket that has gone.
@@ -189,7 +202,7 @@ export const marketModule: ServerModule = {
         candles.push({ room, event: 'new_price', payload: candle });
       }
       // price_update then new_price, encoded once per tick and written to a socket in one go.
-      broadcastTick(io, rooms.has(pr) ? { room: pr, event: 'price_update', payload: update } : null, candles);
+      broadcastTick(io, rooms.has(pr) ? { room: pr, event: 'price_update', payload: update } : null, candles, rates);
     });
   },
 
@@ -205,7 +218,13 @@ export const marketModule: ServerModule = {
     }
     const io = ctx.io;
     if (io) {
-      const timer = setInterval(() => io.local.emit('pairs_rates', { rates: m.rates() }), RATES_INTERVAL_MS);
+      // Every socket of this node, each on its next tick's write (or on its own shortly after).
+      const rates = ratesSenders.get(ctx);
+      const timer = setInterval(() => {
+        const payload: PairsRates = { rates: m.rates() };
+        if (rates) rates.send('pairs_rates', payload);
+        else io.local.emit('pairs_rates', payload);
+      }, RATES_INTERVAL_MS);
       timer.unref();
       rateTimers.set(ctx, timer);
     }
@@ -215,6 +234,7 @@ export const marketModule: ServerModule = {
     const timer = rateTimers.get(ctx);
     if (timer) clearInterval(timer);
     rateTimers.delete(ctx);
+    ratesSenders.get(ctx)?.stop();
     await ctx.services.cluster?.stop();
     await ctx.services.market.stop();
   },

@@ -1,5 +1,5 @@
 /**
- * The prerendered /auth (issue 11, docs/performance.md "Fifth pass"): the HTML served for /auth
+ * The prerendered /auth (issue 11, docs/performance.md "Sixth pass"): the HTML served for /auth
  * holds the login form, painted with JavaScript off; typing and pressing "Log in" before the
  * app has started logs in once it has (never a GET with the password); a stored language
  * other than English gets no English form; a stored session still goes to /trading.

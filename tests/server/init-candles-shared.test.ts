@@ -3,7 +3,7 @@
  * meanwhile (server/http/init-candles-packets.ts): every socket gets the same, current history,
  * and a tick in between is never hidden by the shared answer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { PushFeed } from '../../server/domain/market/push-feed';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
@@ -57,5 +57,18 @@ describe('init_candles shared between sockets', () => {
     const minute = await select('EURUSD', '1m');
     expect(minute.timeframe).toBe('1m');
     expect(minute.candles.at(-1)?.close).toBe(1.05);
+  });
+
+  it('answers a history held in memory without reading or copying the candles for the socket', async () => {
+    const first = await select('GBPUSD', '1m');
+    const market = server.ctx.services.market;
+    const read = vi.spyOn(market, 'candles');
+    try {
+      const again = await Promise.all([select('GBPUSD', '1m'), select('GBPUSD', '1m')]);
+      for (const answer of again) expect(answer).toEqual(first);
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+    }
   });
 });

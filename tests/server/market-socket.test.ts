@@ -3,7 +3,8 @@
  * select_pair answered with init_candles and followed by price_update/new_price of that pair
  * only, switching pairs, several sockets on one pair, and invalid select_pair payloads.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CURRENCIES } from '../../contract/currencies';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import type { InitCandles, InitPairs, NewPrice, PairsRates, PriceUpdate, SocketError } from '../../contract/socket';
@@ -63,6 +64,31 @@ afterAll(async () => {
 });
 
 describe('market socket', () => {
+  it('encodes init_pairs once while the pairs stay the same, and anew when one changes', async () => {
+    const market = server.ctx.services.market;
+    const first = await record();
+    const pairs = await waitFor(() => first.of<InitPairs>('init_pairs')[0]);
+    const listed = vi.spyOn(market, 'listPairs');
+    try {
+      const more = await Promise.all([record(), record(), record()]);
+      for (const r of more) {
+        expect(await waitFor(() => r.of<InitPairs>('init_pairs')[0])).toEqual(pairs);
+        expect(await waitFor(() => r.of('init_valuts')[0])).toEqual({ valuts_data: [...CURRENCIES] });
+      }
+      expect(listed).not.toHaveBeenCalled();
+
+      const code = pairs.pairs[1].pair_code;
+      market.setActive(code, false);
+      const after = await record();
+      const changed = await waitFor(() => after.of<InitPairs>('init_pairs')[0]);
+      expect(changed.pairs.find((p) => p.pair_code === code)?.is_active).toBe(false);
+      expect(changed).toEqual({ pairs: market.listPairs() });
+    } finally {
+      listed.mockRestore();
+      market.setActive(pairs.pairs[1].pair_code, true);
+    }
+  });
+
   it('sends init_pairs and pairs_rates on connect, then pairs_rates every second', async () => {
     const r = await record();
     const pairs = await waitFor(() => r.of<InitPairs>('init_pairs')[0]);

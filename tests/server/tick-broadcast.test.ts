@@ -7,6 +7,7 @@ import type { Socket } from 'socket.io-client';
 import { PushFeed } from '../../server/domain/market/push-feed';
 import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import type { InitCandles } from '../../contract/socket';
+import { TickPiggyback, broadcastTick } from '../../server/http/tick-broadcast';
 
 let server: TestServer;
 let feed: PushFeed;
@@ -29,6 +30,8 @@ interface Recorded {
   events: Array<{ name: string; payload: any }>;
   /** Writes to the server side's TCP connection of this socket since the selection. */
   writes: () => number;
+  /** Writes that went through engine.io's transport since the selection. */
+  engineSends: () => number;
 }
 
 async function selected(pair_code: string, timeframe: string): Promise<Recorded> {
@@ -46,13 +49,21 @@ async function selected(pair_code: string, timeframe: string): Promise<Recorded>
     conn: { transport: { socket: { _socket: { write: (...args: unknown[]) => boolean } } } };
   };
   const tcp = serverSide.conn.transport.socket._socket;
+  // engine.io's per-packet write path (the transport's send), bypassed when nothing is queued.
+  const transport = serverSide.conn.transport as unknown as { send: (...args: unknown[]) => void };
+  const send = transport.send.bind(transport);
+  transport.send = (...args: unknown[]) => {
+    engineSends++;
+    send(...args);
+  };
+  let engineSends = 0;
   let writes = 0;
   const original = tcp.write.bind(tcp);
   tcp.write = (...args: unknown[]) => {
     writes++;
     return original(...args);
   };
-  return { socket, events, writes: () => writes };
+  return { socket, events, writes: () => writes, engineSends: () => engineSends };
 }
 
 describe('tick broadcast', () => {
@@ -80,10 +91,62 @@ describe('tick broadcast', () => {
         expect(r.events[2 * i].payload).toEqual({ pair_code: 'EURUSD', price, time: base + 1 + i });
         expect(r.events[2 * i + 1].payload).toMatchObject({ pair_code: 'EURUSD', timeframe: tf, close: price, open: 1.1, high: [1.11, 1.12, 1.12][i], low: [1.1, 1.1, 1.09][i] });
       });
-      // Two events per tick, one write per tick.
+      // Two events per tick, one write per tick, straight to the connection (engine.io idle).
       expect(r.writes()).toBe(prices.length);
+      expect(r.engineSends()).toBe(0);
     }
     expect(other.events).toEqual([]);
     expect(other.writes()).toBe(0);
+  });
+
+  it('keeps a tick behind a packet engine.io is still writing to the socket', async () => {
+    const r = await selected('EURUSD', '5s');
+    const got: string[] = [];
+    r.socket.onAny((name: string) => {
+      if (name !== 'pairs_rates') got.push(name);
+    });
+    const io = server.ctx.io!;
+    const serverSide = io.of('/').sockets.get(r.socket.id!)!;
+    // Written by engine.io now; its transport stays busy until the write's callback.
+    serverSide.emit('pair_status', { pair_code: 'EURUSD', quotes: 'live' });
+    serverSide.emit('pairs', { pairs: [] });
+    broadcastTick(io, { room: 'pair:EURUSD', event: 'price_update', payload: { pair_code: 'EURUSD', price: 2, time: 1 } }, [
+      { room: 'pair:EURUSD:5s', event: 'new_price', payload: { pair_code: 'EURUSD', open: 2, high: 2, low: 2, close: 2, time: 1, timeframe: '5s' } },
+    ]);
+    await sleep(100);
+    expect(got).toEqual(['pair_status', 'pairs', 'price_update', 'new_price']);
+    expect(r.engineSends()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('writes pairs_rates in front of a socket\'s next tick, in the same write, and on its own to the others after the grace', async () => {
+    const onPair = await selected('EURUSD', '5s');
+    const idle = await selected('GBPUSD', '5s');
+    const io = server.ctx.io!;
+    const piggyback = new TickPiggyback(io, 80);
+    const marked = (name: string, payload: any) => name !== 'pairs_rates' || payload?.marker === 1;
+    const seen = (r: Recorded) => {
+      const got: string[] = [];
+      r.socket.onAny((name: string, payload: unknown) => {
+        if (marked(name, payload)) got.push(name);
+      });
+      return got;
+    };
+    const onPairGot = seen(onPair);
+    const idleGot = seen(idle);
+    piggyback.send('pairs_rates', { rates: [], marker: 1 });
+    const later = await selected('EURUSD', '5s');
+    const laterGot = seen(later);
+    const before = [onPair.writes(), idle.writes(), later.writes()];
+    broadcastTick(io, { room: 'pair:EURUSD', event: 'price_update', payload: { pair_code: 'EURUSD', price: 3, time: 2 } }, [
+      { room: 'pair:EURUSD:5s', event: 'new_price', payload: { pair_code: 'EURUSD', open: 3, high: 3, low: 3, close: 3, time: 2, timeframe: '5s' } },
+    ], piggyback);
+    // One write each for the sockets on the pair; nothing yet for the other.
+    expect([onPair.writes(), idle.writes(), later.writes()]).toEqual([before[0] + 1, before[1], before[2] + 1]);
+    await sleep(250);
+    expect(onPairGot).toEqual(['pairs_rates', 'price_update', 'new_price']);
+    // Connected after it was made: had the rates on connect, not this older one.
+    expect(laterGot).toEqual(['price_update', 'new_price']);
+    expect(idleGot).toEqual(['pairs_rates']);
+    piggyback.stop();
   });
 });

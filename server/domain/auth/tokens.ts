@@ -8,9 +8,15 @@
  * present, iss/aud ours, iat not in the future, and a lifetime (exp - iat) and age (now - iat)
  * no longer than the configured TTL (plus CLOCK_SKEW_SECONDS), so a token signed with the key but
  * without an expiry, or with a far one, is refused. The expiry itself has no tolerance.
+ *
+ * The HS256 signature is checked with node:crypto's HMAC, synchronously (a few microseconds);
+ * jose's jwtVerify checks it through WebCrypto, an asynchronous job on the thread pool per token
+ * (~0.3 ms of the server's CPU per socket connect under load, docs/performance.md "Fifth pass").
+ * Everything else is jose's, with the same options: the header's crit/b64 rules and the claims
+ * (UnsecuredJWT.decode runs the same validateClaimsSet as jwtVerify).
  */
-import { webcrypto } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { createHmac, createSecretKey, timingSafeEqual, webcrypto, type KeyObject } from 'node:crypto';
+import { SignJWT, UnsecuredJWT, base64url } from 'jose';
 
 export type SessionType = 'user' | 'admin';
 
@@ -35,12 +41,32 @@ export class AccessTokens {
    * connect path verifies on every provide_token).
    */
   private cryptoKey: Promise<webcrypto.CryptoKey> | null = null;
+  /** The same key for node:crypto's HMAC (verify). */
+  private readonly hmacSecret: KeyObject;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
     this.key = new TextEncoder().encode(secret);
+    this.hmacSecret = createSecretKey(this.key);
+  }
+
+  /**
+   * The token's header when it is a compact JWS whose HS256 signature is ours, else null. The
+   * signature is compared as the canonical base64url of the HMAC, in constant time.
+   */
+  private signedHeader(token: string): { header: Record<string, unknown>; payload: string } | null {
+    const parts = token.split('.');
+    if (parts.length !== 3) return null;
+    const [head, payload, signature] = parts;
+    const expected = Buffer.from(createHmac('sha256', this.hmacSecret).update(`${head}.${payload}`).digest('base64url'));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const header: unknown = JSON.parse(new TextDecoder().decode(base64url.decode(head)));
+    if (!header || typeof header !== 'object' || Array.isArray(header)) return null;
+    if ((header as { alg?: unknown }).alg !== 'HS256') return null;
+    return { header: header as Record<string, unknown>, payload };
   }
 
   private hmacKey(): Promise<webcrypto.CryptoKey> {
@@ -63,10 +89,13 @@ export class AccessTokens {
   async verify(token: string, now = Date.now()): Promise<AccessClaims | null> {
     if (!token || token.length > 4096) return null;
     try {
-      const { payload } = await jwtVerify(token, await this.hmacKey(), {
+      const signed = this.signedHeader(token);
+      if (!signed) return null;
+      // jose's own header (crit, b64) and claim checks on the signed header and payload.
+      const unsigned = `${base64url.encode(JSON.stringify({ ...signed.header, alg: 'none' }))}.${signed.payload}.`;
+      const { payload } = UnsecuredJWT.decode(unsigned, {
         issuer: ISSUER,
         audience: AUDIENCE,
-        algorithms: ['HS256'],
         currentDate: new Date(now),
         requiredClaims: ['exp', 'iat', 'iss', 'aud', 'sub'],
         maxTokenAge: this.ttlSeconds + CLOCK_SKEW_SECONDS,

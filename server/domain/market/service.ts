@@ -537,6 +537,20 @@ export class Market implements MarketService {
     return this.pairs.map((p) => this.withQuoteFacts(copyPair(p)));
   }
 
+  /**
+   * Changes whenever `listPairs()` would answer differently: the pairs are fixed at start except
+   * what withQuoteFacts adds (simulated, quotes) and is_active (setActive). init_pairs is encoded
+   * once per value of this (server/http/shared-packets.ts).
+   */
+  pairsVersion(): string {
+    let key = '';
+    for (const p of this.pairs) {
+      key += `${p.is_active === false ? 0 : 1}${this.isSimulated(p.pair_code) ? 1 : 0}`;
+      key += p.is_active !== false && this.quotes ? `${this.quotes.state(p.pair_code)},` : '-,';
+    }
+    return key;
+  }
+
   getPair(pairCode: string): Pair | undefined {
     const s = this.series.get(pairCode);
     return s ? this.withQuoteFacts(copyPair(s.pair)) : undefined;

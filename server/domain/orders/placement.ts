@@ -11,7 +11,10 @@ import { ErrorText } from '../../../contract/envelope';
 import { findCurrency } from '../../../contract/currencies';
 import { toMinor } from '../../../contract/money';
 import { OrderErrorText, type CreateOrder } from '../../../contract/orders';
+import type { Insertable } from 'kysely';
 import type { Trx } from '../../db';
+import { prepared } from '../../db/prepared';
+import type { OrdersTable } from '../../db/tables/orders';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { recordEvent } from '../events';
 import { InsufficientBalanceError, postLedger, tradingCounterparty, withCounterparty } from '../ledger';
@@ -62,37 +65,27 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
       // The pair's risk limit (exposure.ts, docs/money.md): refused before anything is written.
       await checkPairRisk(trx, { pairCode: pair.pair_code, direction: input.direction, account, currency: currency.iso_code, stake, payoutRateBp: toBasisPoints(pair.payout_rate) }, deps.riskMaxPairLossUsd);
       const acceptedAt = deps.now();
-      const inserted = await trx
-        .insertInto('orders')
-        .values({
-          user_id: userId,
-          client_request_id: requestId,
-          pair_code: pair.pair_code,
-          pair_human_code: pair.pair_human_code,
-          direction: input.direction,
-          account,
-          currency: currency.iso_code,
-          stake,
-          payout_rate_bp: toBasisPoints(pair.payout_rate),
-          price_precision: pair.precision,
-          expiry_seconds: input.expiry,
-          accepted_at: acceptedAt,
-          expires_at: acceptedAt + input.expiry * 1000,
-          open_price: tick.price,
-          entry_tick_time: tick.time,
-          entry_tick_seq: tick.seq,
-          status: 'open',
-          result: null,
-          close_reason: null,
-          close_price: null,
-          exit_tick_time: null,
-          exit_tick_seq: null,
-          payout: null,
-          closed_at: null,
-        })
-        // The stored row comes back with the insert (no second read).
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const payoutRateBp = toBasisPoints(pair.payout_rate);
+      // The stored row comes back with the insert (no second read).
+      const inserted = await insertOrder.first(trx, {
+        user_id: userId,
+        client_request_id: requestId,
+        pair_code: pair.pair_code,
+        pair_human_code: pair.pair_human_code,
+        direction: input.direction,
+        account,
+        currency: currency.iso_code,
+        stake,
+        payout_rate_bp: payoutRateBp,
+        price_precision: pair.precision,
+        expiry_seconds: input.expiry,
+        accepted_at: acceptedAt,
+        expires_at: acceptedAt + input.expiry * 1000,
+        open_price: tick.price,
+        entry_tick_time: tick.time,
+        entry_tick_seq: tick.seq,
+      });
+      if (!inserted) throw new Error('The order insert returned no row');
       // The entry tick goes into the tick log with the order (the market's batched write may
       // not happen before a crash), so the log can always be read back from it.
       await deps.market.logTick(trx, tick);
@@ -122,13 +115,47 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
 }
 
 function findByRequestId(trx: Trx, userId: number, requestId: string): Promise<OrderRow | undefined> {
-  return trx
-    .selectFrom('orders')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('client_request_id', '=', requestId)
-    .executeTakeFirst();
+  return orderByRequestId.first(trx, { user_id: userId, request_id: requestId });
 }
+
+// Built once (server/db/prepared.ts): placement is the hottest request.
+const orderByRequestId = prepared((db, p: { user_id: number; request_id: string }) =>
+  db.selectFrom('orders').selectAll().where('user_id', '=', p.user_id).where('client_request_id', '=', p.request_id),
+);
+type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & {
+  client_request_id: string | null;
+};
+const insertOrder = prepared((db, p: NewOrder) =>
+  db
+    .insertInto('orders')
+    .values({
+      user_id: p.user_id,
+      client_request_id: p.client_request_id,
+      pair_code: p.pair_code,
+      pair_human_code: p.pair_human_code,
+      direction: p.direction,
+      account: p.account,
+      currency: p.currency,
+      stake: p.stake,
+      payout_rate_bp: p.payout_rate_bp,
+      price_precision: p.price_precision,
+      expiry_seconds: p.expiry_seconds,
+      accepted_at: p.accepted_at,
+      expires_at: p.expires_at,
+      open_price: p.open_price,
+      entry_tick_time: p.entry_tick_time,
+      entry_tick_seq: p.entry_tick_seq,
+      status: 'open',
+      result: null,
+      close_reason: null,
+      close_price: null,
+      exit_tick_time: null,
+      exit_tick_seq: null,
+      payout: null,
+      closed_at: null,
+    })
+    .returningAll(),
+);
 
 /** A request id names one order: reusing it for a different order is a client bug, not a retry. */
 function sameRequestOrThrow(row: OrderRow, input: CreateOrder, stake: number): OrderRow {

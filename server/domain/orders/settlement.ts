@@ -20,6 +20,7 @@
  * ring only when the ring covers the expiry, else after the leader's log has had time to catch up.
  */
 import { forUpdate, type Trx } from '../../db';
+import { prepared } from '../../db/prepared';
 import { recordEvent, type DomainEventMap } from '../events';
 import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind } from '../ledger';
 import type { Tick } from '../market/types';
@@ -72,15 +73,40 @@ export function settlementOf(
  * stake and records why. Returns the closed row, or null when the order was not open (already
  * settled or closed early).
  */
-export async function applySettlement(
+/** The columns settling an order reads (a batch reads only these). */
+export const SETTLE_COLUMNS = [
+  'id',
+  'user_id',
+  'status',
+  'direction',
+  'account',
+  'currency',
+  'stake',
+  'payout_rate_bp',
+  'price_precision',
+  'open_price',
+  'entry_tick_seq',
+  'expires_at',
+] as const;
+export type SettleRow = Pick<OrderRow, (typeof SETTLE_COLUMNS)[number]>;
+export type SettleChanges = Pick<OrderRow, 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'>;
+
+export async function applySettlement<R extends SettleRow = OrderRow>(
   trx: Trx,
-  orderId: number,
+  order: number | R,
   candidate: Tick | undefined,
   now: number,
   staleLimitMs = Number.POSITIVE_INFINITY,
-): Promise<OrderRow | null> {
-  const row = await forUpdate(trx, trx.selectFrom('orders').selectAll().where('id', '=', orderId).where('status', '=', 'open')).executeTakeFirst();
-  if (!row) return null;
+): Promise<(R & SettleChanges) | null> {
+  // A row the caller read (and on PostgreSQL locked) in this transaction, open when read (a
+  // batch reads all its orders in one query); else read here. The update below is conditional
+  // on 'open' either way: that, not the read, is what settles an order once.
+  const row: R | undefined =
+    typeof order === 'number'
+      ? ((await forUpdate(trx, trx.selectFrom('orders').selectAll().where('id', '=', order).where('status', '=', 'open')).executeTakeFirst()) as R | undefined)
+      : order;
+  if (!row || row.status !== 'open') return null;
+  const orderId = row.id;
   const expiresAt = Number(row.expires_at);
   // A close tick older than the entry tick means the log lost the ticks from the entry on.
   const decision = exitRule(candidate ? [candidate] : [], expiresAt, staleLimitMs, Number(row.entry_tick_seq));
@@ -96,13 +122,8 @@ export async function applySettlement(
     payout,
     closed_at: expiresAt,
   } satisfies Partial<OrderRow>;
-  const updated = await trx
-    .updateTable('orders')
-    .set(changes)
-    .where('id', '=', orderId)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return null;
+  const updated = await closeOpenOrder.run(trx, { ...changes, id: orderId });
+  if (updated.changes !== 1) return null;
   if (kind && payout > 0) {
     await postLedger(
       trx,
@@ -128,11 +149,33 @@ export async function applySettlement(
   return { ...row, ...changes };
 }
 
+// Built once (server/db/prepared.ts): runs for every order of a burst.
+const closeOpenOrder = prepared(
+  (
+    db,
+    p: Pick<OrderRow, 'id' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & { status: string },
+  ) =>
+    db
+      .updateTable('orders')
+      .set({
+        status: p.status,
+        result: p.result,
+        close_reason: p.close_reason,
+        close_price: p.close_price,
+        exit_tick_time: p.exit_tick_time,
+        exit_tick_seq: p.exit_tick_seq,
+        payout: p.payout,
+        closed_at: p.closed_at,
+      })
+      .where('id', '=', p.id)
+      .where('status', '=', 'open'),
+);
+
 /** Settle one order against the tick log (read before the transaction: the market may read ctx.db). */
 export async function settleExpiredOrder(deps: OrdersDeps, order: Pick<OrderRow, 'id' | 'pair_code' | 'expires_at'>): Promise<OrderRow | null> {
   const exit = await deps.market.tickAtOrBefore(order.pair_code, Number(order.expires_at));
   const row = await deps.tx(async (trx) => {
-    const closed = await applySettlement(trx, order.id, exit, deps.now(), deps.market.staleLimitMs(order.pair_code));
+    const closed = await applySettlement<OrderRow>(trx, order.id, exit, deps.now(), deps.market.staleLimitMs(order.pair_code));
     // The exit tick is logged with the settlement, whatever the market's batched write does.
     if (closed && exit && closed.exit_tick_seq !== null) await deps.market.logTick(trx, exit);
     return closed;

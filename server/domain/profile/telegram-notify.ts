@@ -8,6 +8,7 @@
 import { findCurrency } from '../../../contract/currencies';
 import { formatMinor } from '../../../contract/money';
 import type { DB } from '../../db';
+import { prepared } from '../../db/prepared';
 import type { DomainEvent, EventDispatcher } from '../events';
 import { parseFrontSettings } from '../users';
 import type { ProfileLog } from './deps';
@@ -25,13 +26,17 @@ export interface NotifierDeps {
 const decimalsOf = (code: string) => findCurrency(code)?.decimals ?? 2;
 
 /** The linked chat of a user and the language to write in, or null when the user has no link. */
-async function recipient(db: DB, userId: number): Promise<{ chatId: number; lang: 'en' | 'ru' | 'es' } | null> {
-  const row = await db
+// Asked for every order settled (most users have no link): built once (server/db/prepared.ts).
+const recipientRow = prepared((db, p: { user_id: number }) =>
+  db
     .selectFrom('telegram_links as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select(['t.chat_id', 't.language_code', 'u.front_settings'])
-    .where('t.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('t.user_id', '=', p.user_id),
+);
+
+async function recipient(db: DB, userId: number): Promise<{ chatId: number; lang: 'en' | 'ru' | 'es' } | null> {
+  const row = await recipientRow.first(db, { user_id: userId });
   if (!row) return null;
   return { chatId: Number(row.chat_id), lang: telegramLanguage(parseFrontSettings(row.front_settings).language, row.language_code) };
 }

@@ -1,0 +1,99 @@
+/**
+ * SQLite WAL checkpoints off the event loop.
+ *
+ * In WAL mode every commit appends its pages to the -wal file; a checkpoint copies them back
+ * into the database file and syncs it. Left to SQLite, the commit that crosses
+ * `wal_autocheckpoint` runs the checkpoint itself, synchronously, on the server's only thread:
+ * measured in order placement, one commit in a few hundred took 25-36 ms (every request and tick
+ * waited), and those commits were about half of all the time spent committing
+ * (docs/performance.md, "Fifth pass").
+ *
+ * The server therefore checkpoints from a worker thread on a connection of its own: a PASSIVE
+ * checkpoint every CHECKPOINT_INTERVAL_MS, which never takes the write lock and never makes a
+ * writer wait; the next write transaction after a complete checkpoint starts the WAL over.
+ * The server's own connection keeps an automatic checkpoint at a far higher mark
+ * (FALLBACK_AUTOCHECKPOINT_PAGES) only as a backstop should the worker fall behind or stop.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+
+/** How often the worker checkpoints. */
+export const CHECKPOINT_INTERVAL_MS = 500;
+/** The server connection's own automatic checkpoint (pages): a backstop, ~200 MB of WAL at 4 KB pages. */
+export const FALLBACK_AUTOCHECKPOINT_PAGES = 50_000;
+
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+export interface Checkpointer {
+  /** Checkpoint now and answer SQLite's figures (frames in the WAL, frames copied). */
+  now(): Promise<CheckpointResult>;
+  /** Stop the worker and close its connection. */
+  stop(): Promise<void>;
+}
+
+// CommonJS run by the worker (eval): no TypeScript loader is needed inside it.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const checkpoint = () => {
+  try {
+    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
+    return { busy: r.busy, log: r.log, checkpointed: r.checkpointed };
+  } catch (err) {
+    return { error: String(err && err.message || err) };
+  }
+};
+const timer = setInterval(() => {
+  const r = checkpoint();
+  if (r.error) parentPort.postMessage({ type: 'error', message: r.error });
+}, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m && m.type === 'now') parentPort.postMessage({ type: 'result', id: m.id, result: checkpoint() });
+  if (m && m.type === 'stop') {
+    clearInterval(timer);
+    db.close();
+    parentPort.postMessage({ type: 'stopped' });
+    parentPort.close();
+  }
+});
+`;
+
+export function startCheckpointer(file: string, onError: (message: string) => void = () => undefined, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  // The worker never keeps the process alive by itself.
+  worker.unref();
+  let nextId = 0;
+  const waiting = new Map<number, (r: CheckpointResult) => void>();
+  let stopped: Promise<void> | null = null;
+  worker.on('message', (m: { type: string; id?: number; result?: CheckpointResult & { error?: string }; message?: string }) => {
+    if (m.type === 'error') onError(m.message ?? 'checkpoint failed');
+    if (m.type === 'result' && m.id !== undefined) {
+      if (m.result?.error) onError(m.result.error);
+      waiting.get(m.id)?.(m.result ?? { busy: 1, log: -1, checkpointed: -1 });
+      waiting.delete(m.id);
+    }
+  });
+  worker.on('error', (err) => onError(err.message));
+  return {
+    now: () =>
+      new Promise<CheckpointResult>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        worker.postMessage({ type: 'now', id });
+      }),
+    stop: () =>
+      (stopped ??= new Promise<void>((resolve) => {
+        worker.once('exit', () => resolve());
+        worker.postMessage({ type: 'stop' });
+        // A worker that does not answer is ended; the database file is not at risk (SQLite's locks).
+        setTimeout(() => void worker.terminate(), 2000).unref();
+      })),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * SQLite hot-path storage (docs/performance.md, "Fifth pass"):
+ *   - WAL checkpoints run in a worker thread (server/db/checkpointer.ts), not inside commits;
+ *   - a new database has small pages (fewer bytes written per commit);
+ *   - the batch read of settlement searches by primary key, not by the status index;
+ *   - prepared queries run directly on the connection a write transaction holds, nowhere else.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type DB, type Trx } from '../../server/db';
+import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../server/db/checkpointer';
+import { batchRowsQuery } from '../../server/domain/orders/settle-batch';
+
+const open: DB[] = [];
+afterEach(async () => {
+  for (const db of open.splice(0)) await db.destroy();
+});
+
+async function tempDb(backgroundCheckpoints: boolean): Promise<{ db: DB; file: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-ckpt-'));
+  const file = path.join(dir, 'tradeterminal.db');
+  const db = await openDatabase({ dataDir: dir, sqliteFile: file, backgroundCheckpoints });
+  open.push(db);
+  return { db, file };
+}
+
+async function pragma(db: DB, text: string): Promise<Record<string, unknown>> {
+  const r = await sql.raw(`pragma ${text}`).execute(db);
+  return r.rows[0] as Record<string, unknown>;
+}
+
+describe('WAL checkpoints off the event loop', () => {
+  it('the server connection never checkpoints at the usual mark; the worker copies the WAL back', async () => {
+    const { db, file } = await tempDb(true);
+    const checkpointer = checkpointerOf(db);
+    expect(checkpointer).toBeDefined();
+    expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: FALLBACK_AUTOCHECKPOINT_PAGES });
+
+    await sql`create table scratch (id integer primary key, body text not null)`.execute(db);
+    const body = 'x'.repeat(3000);
+    for (let i = 0; i < 400; i++) await sql`insert into scratch (body) values (${body})`.execute(db);
+    const walBytes = fs.statSync(`${file}-wal`).size;
+    expect(walBytes).toBeGreaterThan(400 * 3000);
+
+    const result = await checkpointer!.now();
+    expect(result.busy).toBe(0);
+    expect(result.log).toBeGreaterThan(0);
+    // Everything committed so far is in the database file: a reader without the WAL would see it.
+    expect(result.checkpointed).toBe(result.log);
+
+    // The next write starts the WAL over instead of growing it.
+    await sql`insert into scratch (body) values (${body})`.execute(db);
+    const after = await checkpointer!.now();
+    expect(after.log).toBeLessThan(result.log);
+    expect(after.checkpointed).toBe(after.log);
+  });
+
+  it('one-shot tools keep SQLite checkpointing in their own commits', async () => {
+    const { db } = await tempDb(false);
+    expect(checkpointerOf(db)).toBeUndefined();
+    expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 10000 });
+  });
+});
+
+describe('page size', () => {
+  it('creates a new database with small pages and leaves an existing one as it is', async () => {
+    const { db } = await tempDb(false);
+    expect(await pragma(db, 'page_size')).toEqual({ page_size: SQLITE_PAGE_SIZE });
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-ckpt-'));
+    const file = path.join(dir, 'old.db');
+    const old = new SQLite(file);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.exec('create table t (x integer)');
+    old.close();
+    const reopened = await openDatabase({ dataDir: dir, sqliteFile: file });
+    open.push(reopened);
+    expect(await pragma(reopened, 'page_size')).toEqual({ page_size: 4096 });
+  });
+});
+
+describe('statements on the held connection', () => {
+  it('only a running write transaction\'s handle runs statements directly, and only while it runs', async () => {
+    const { db } = await tempDb(false);
+    expect(heldSqliteOf(db)).toBeUndefined();
+    let inside: Trx | undefined;
+    await transaction(db, async (trx) => {
+      inside = trx;
+      expect(heldSqliteOf(trx)).toBeDefined();
+    });
+    expect(heldSqliteOf(inside!)).toBeUndefined();
+    // A transaction that fails lets go of it too.
+    await transaction(db, async (trx) => {
+      inside = trx;
+      throw new Error('fail');
+    }).catch(() => undefined);
+    expect(heldSqliteOf(inside!)).toBeUndefined();
+  });
+});
+
+describe('settlement batch read', () => {
+  it('searches orders by primary key (not every open order through the status index)', async () => {
+    const { db } = await tempDb(false);
+    const q = batchRowsQuery(db, [1, 2, 3, 4, 5], false).compile();
+    const plan = await sql.raw(`explain query plan ${q.sql}`.replace(/\?/g, () => '1')).execute(db);
+    const detail = (plan.rows as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(detail).toMatch(/USING INTEGER PRIMARY KEY/);
+    expect(detail).not.toMatch(/orders_status_expiry/);
+  });
+});
