@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/vite-precompress';
 import { localePart } from './scripts/vite-locale-part';
+import { prerender } from './scripts/vite-prerender';
 
 // The SPA build. In dev (`npm run dev`) Vite serves on 5173 and proxies the API, the
 // socket and the static images to the server on API_PORT (default 3001).
@@ -9,8 +10,9 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
 const target = `http://127.0.0.1:${apiPort}`;
 
 export default defineConfig({
+  // prerender: the boot script and dist/auth.html (the /auth form painted before any script).
   // precompress: .br and .gz next to every text asset (served with @fastify/static preCompressed).
-  plugins: [localePart(), react(), precompress()],
+  plugins: [localePart(), react(), prerender(), precompress()],
   publicDir: 'public',
   build: {
     outDir: 'dist',

@@ -28,7 +28,11 @@ export function precompress(): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
-    closeBundle() {
+    // After every other plugin's files (the prerendered auth.html) are written.
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
       const outDir = path.resolve(config.root, config.build.outDir);
       if (!fs.existsSync(outDir)) return;
       for (const file of files(outDir)) {
@@ -43,6 +47,7 @@ export function precompress(): Plugin {
         if (br.length < body.length) fs.writeFileSync(`${file}.br`, br);
         if (gz.length < body.length) fs.writeFileSync(`${file}.gz`, gz);
       }
+      },
     },
   };
 }

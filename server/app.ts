@@ -33,6 +33,7 @@ import { openRedis, KEY_PREFIX, type RedisInfra } from './infra/redis';
 import { RedisSocketCounter } from './infra/socket-counts';
 import { sql } from 'kysely';
 import { connectSources, hardenedServerOptions, registerHardening } from './http/hardening';
+import { spaPages } from './http/spa-pages';
 import { fail, ErrorText } from '../contract/envelope';
 import type { PriceFeed } from './domain/market/types';
 import { defaultModules } from './modules';
@@ -133,11 +134,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerDrainHooks(app, readiness);
 
+  // The built SPA's pages (index.html, the prerendered auth.html) and their inline boot script.
+  const pages = spaPages(config.distDir);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...pages.scriptHashes],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: connectSources(config.publicUrl),
@@ -200,7 +203,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const url = request.url.split('?')[0];
     const isApi = url.startsWith('/api/') || url.startsWith('/socket.io');
     if (request.method === 'GET' && !isApi && hasDist && !path.extname(url)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
+      return reply.header('cache-control', 'no-cache').sendFile(pages.pageFor(request.url), distDir);
     }
     return reply.status(404).send(fail(ErrorText.notFound));
   });

@@ -1,16 +1,22 @@
 /**
  * Entry: loads the styles, creates the root actor with the real implementations
- * (create-app-actor.ts) and renders the app. If the actor cannot be created the page says
- * "Error initializing app" instead of staying blank.
+ * (create-app-actor.ts) and renders the app (AppRoot). If the actor cannot be created the page
+ * says "Error initializing app" instead of staying blank.
+ *
+ * /auth is served prerendered (dist/auth.html, scripts/vite-prerender.ts): the form is painted
+ * before any script runs. The boot script in <head> (same plugin) marks the page
+ * `data-prerender="off"` when the prerender is not what the app will show (a stored session,
+ * which redirects to /trading, or a stored language other than English); the markup is then
+ * dropped and the app mounts as on any other route. Otherwise the app hydrates the markup once
+ * the auth page's code is there (the same elements: no spinner in between, what the visitor
+ * typed stays).
  */
 import './styles/tokens.css';
 import './styles/base.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Router } from 'wouter';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createAppActor } from './app/create-app-actor';
-import { RuntimeProvider } from './shared/runtime';
-import { App } from './app/App';
+import { AppRoot } from './app/AppRoot';
+import { AuthPage } from './app/routes';
 import { I18nProvider, useT } from './i18n';
 import { rememberLanding } from './features/auth/tracking';
 import { APP_CONFIG, configProblems } from './shared/app-config';
@@ -22,7 +28,13 @@ for (const problem of configProblems(APP_CONFIG, window.location.origin)) consol
 // landing address; its UTM values are kept through navigation and sent with the registration.
 rememberLanding();
 
-const root = createRoot(document.getElementById('root')!);
+const container = document.getElementById('root')!;
+const prerendered = container.hasAttribute('data-prerendered');
+const hydrate = prerendered && document.documentElement.getAttribute('data-prerender') !== 'off';
+if (prerendered && !hydrate) {
+  container.replaceChildren();
+  container.removeAttribute('data-prerendered');
+}
 
 function InitError() {
   const t = useT();
@@ -36,21 +48,15 @@ function InitError() {
   );
 }
 
-createAppActor()
-  .then((runtime) => {
-    root.render(
-      <StrictMode>
-        <RuntimeProvider runtime={runtime}>
-          <Router>
-            <App />
-          </Router>
-        </RuntimeProvider>
-      </StrictMode>,
-    );
+Promise.all([createAppActor(), hydrate ? AuthPage.preload() : null])
+  .then(([runtime]) => {
+    if (hydrate) hydrateRoot(container, <AppRoot runtime={runtime} />);
+    else createRoot(container).render(<AppRoot runtime={runtime} />);
   })
   .catch((err: unknown) => {
     console.error(err);
-    root.render(
+    container.replaceChildren();
+    createRoot(container).render(
       <I18nProvider language={navigator.language.slice(0, 2)}>
         <InitError />
       </I18nProvider>,

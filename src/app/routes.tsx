@@ -11,19 +11,45 @@
  * Pages load on demand with a spinner. The header and side menu show only when authenticated
  * and not on the auth, register or reset-password routes. The logged-in routes and the shell
  * also wait (behind the same spinner) for the app's features to be loaded: their actors
- * (socket, trading, money, profile) exist only from then on.
+ * (socket, trading, money, profile) exist only from then on. Meanwhile, with a session stored
+ * or open, a signed-in route shows the layout's frame (ShellFrame: header and sidebar of the
+ * same size) around the spinner. A page loaded ahead (preloadablePage) renders without the
+ * spinner in between.
  */
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useDeferredValue, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components';
 import { useT } from '../i18n';
 import { useFeaturesReady, useSessionStatus } from '../shared/hooks';
 import { LanguageMenu } from '../shared/LanguageMenu';
+import { ShellFrame } from './shell/ShellFrame';
+import { markAppStarted } from './boot';
 
 const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
 const RulesPage = lazy(() => import('../features/legal/RulesPage').then((m) => ({ default: m.RulesPage })));
-const AuthPage = lazy(() => import('../features/auth/AuthPage').then((m) => ({ default: m.AuthPage })));
+
+/**
+ * A lazy page that can be loaded ahead (`preload()`): once its module is there it renders at
+ * once, without suspending. The browser entry preloads the auth page before it hydrates the
+ * prerendered /auth, whose markup must be replaced by the same page, never by the spinner.
+ */
+export function preloadablePage<P extends object>(load: () => Promise<FunctionComponent<P>>): FunctionComponent<P> & { preload: () => Promise<void> } {
+  let loaded: FunctionComponent<P> | null = null;
+  const preload = () =>
+    load().then((page) => {
+      loaded = page;
+    });
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
+  // Chosen once per mount: switching from the lazy wrapper to the page itself would remount it.
+  const Page = (props: P) => {
+    const [component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return createElement(component, props);
+  };
+  return Object.assign(Page, { preload });
+}
+
+export const AuthPage = preloadablePage(() => import('../features/auth/AuthPage').then((m) => m.AuthPage));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
 // The logged-in views: their code starts loading as soon as a session is there or being checked
@@ -31,25 +57,36 @@ const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage').th
 const loadShell = () => import('./shell/AppShell');
 const loadTrading = () => import('../features/trading/TradingPage');
 const loadProfile = () => import('../features/profile/ProfilePage');
-const AppShell = lazy(() => loadShell().then((m) => ({ default: m.AppShell })));
-const TradingPage = lazy(() => loadTrading().then((m) => ({ default: m.TradingPage })));
-const ProfilePage = lazy(() => loadProfile().then((m) => ({ default: m.ProfilePage })));
+const AppShell = preloadablePage(() => loadShell().then((m) => m.AppShell));
+const TradingPage = preloadablePage(() => loadTrading().then((m) => m.TradingPage));
+const ProfilePage = preloadablePage(() => loadProfile().then((m) => m.ProfilePage));
 const TransactionsSection = lazy(() => import('../features/transactions/TransactionsSection').then((m) => ({ default: m.TransactionsSection })));
 
 /** Routes on which the header and side menu never show. */
 export const CHROMELESS_ROUTES = ['/auth', '/register', '/reset-password', '/reset-password-code'];
+/** The signed-in routes (RequireAuth): their frame shows while the session and the features load. */
+const SIGNED_IN_ROUTES = ['/trading', '/profile'];
 
 function Loading() {
   const t = useT();
   return <PageSpinner label={t('common.loading')} />;
 }
 
+/**
+ * Whether the features are in, for the views that wait for them. Deferred: the render that
+ * mounts the shell and the page (the largest of the visit) runs in the background, yielding to
+ * the browser every few milliseconds, instead of one long task (Total Blocking Time).
+ */
+function useFeaturesShown(): boolean {
+  return useDeferredValue(useFeaturesReady());
+}
+
 function RequireAuth({ preload, children }: { preload: () => Promise<unknown>; children: ReactNode }) {
   const status = useSessionStatus();
-  const featuresReady = useFeaturesReady();
+  const featuresReady = useFeaturesShown();
   useEffect(() => {
     if (status === 'anonymous') return;
-    void loadShell();
+    void AppShell.preload();
     void preload();
   }, [status, preload]);
   if (status === 'loading') return <Loading />;
@@ -70,11 +107,24 @@ function PublicPage({ page: Page }: { page: typeof HomePage }) {
   return <Page isAuthenticated={status === 'authenticated'} headerExtras={<LanguageMenu compact />} />;
 }
 
+/**
+ * Tells the boot script the app has started (boot.ts). Inside the routes' Suspense boundary, so
+ * on the hydrated /auth it runs once the form itself is hydrated (React hydrates a boundary's
+ * content after the root), never while a submit would still go to the browser.
+ */
+function AppStarted() {
+  useEffect(() => markAppStarted(window), []);
+  return null;
+}
+
 export function AppRoutes() {
   const [location] = useLocation();
   const status = useSessionStatus();
-  const featuresReady = useFeaturesReady();
+  const featuresReady = useFeaturesShown();
   const showChrome = status === 'authenticated' && featuresReady && !CHROMELESS_ROUTES.includes(location);
+  // A stored session on a signed-in route: the layout's frame (header, sidebar) while the
+  // session is checked and the features load, so the page is not a bare spinner until then.
+  const showFrame = !showChrome && status !== 'anonymous' && SIGNED_IN_ROUTES.includes(location);
   const content = (
     <Suspense fallback={<Loading />}>
       <Switch>
@@ -88,12 +138,12 @@ export function AppRoutes() {
           <PublicPage page={RulesPage} />
         </Route>
         <Route path="/trading">
-          <RequireAuth preload={loadTrading}>
+          <RequireAuth preload={TradingPage.preload}>
             <TradingPage />
           </RequireAuth>
         </Route>
         <Route path="/profile">
-          <RequireAuth preload={loadProfile}>
+          <RequireAuth preload={ProfilePage.preload}>
             {/* Features never import each other: the route places the money area's history in the profile. */}
             <ProfilePage transactions={<TransactionsSection />} />
           </RequireAuth>
@@ -125,13 +175,17 @@ export function AppRoutes() {
           <Redirect to="/" replace />
         </Route>
       </Switch>
+      {/* Last: its effect runs after the page's own (the form's fields registered). */}
+      <AppStarted />
     </Suspense>
   );
-  return showChrome ? (
-    <Suspense fallback={<Loading />}>
-      <AppShell>{content}</AppShell>
-    </Suspense>
-  ) : (
-    content
-  );
+  if (showChrome || showFrame) {
+    const Frame = showChrome ? AppShell : ShellFrame;
+    return (
+      <Suspense fallback={<Loading />}>
+        <Frame>{content}</Frame>
+      </Suspense>
+    );
+  }
+  return content;
 }

@@ -1,7 +1,8 @@
 /**
  * The signed-in layout: the header (logo, balance box, deposit, avatar), the desktop sidebar
  * (icons only on tablets), the mobile side menu (balance panel, navigation, settings, then the
- * coming-soon list) and the main content. Breakpoints: mobile <= 768 px, tablet <= 1024 px, desktop above.
+ * coming-soon list) and the main content. ShellFrame.tsx draws the same frame while the
+ * features load (layout.css). Breakpoints: mobile <= 768 px, tablet <= 1024 px, desktop above.
  */
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -15,6 +16,7 @@ import { LanguageMenu } from '../../shared/LanguageMenu';
 import { ComingSoon, Navigation } from './Navigation';
 import { ProfilePanel } from './ProfilePanel';
 import { ThemeChoice, ThemeToggle } from './ThemeControls';
+import './layout.css';
 import './shell.css';
 
 function Header({ onOpenMenu }: { onOpenMenu: () => void }) {

@@ -71,6 +71,9 @@ function CredentialsStep() {
   return (
     <Form
       className="stack"
+      // Never a GET with the password in the address, should the form ever be submitted by the
+      // browser itself (the /auth prerender before the app has started, docs/performance.md).
+      method="post"
       onSubmit={(values) => session.send({ type: 'session.loginSubmitted', username: values.username.trim(), password: values.password })}
     >
       {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
