@@ -4,9 +4,9 @@
  * Kysely builds an immutable operation tree on every call and compiles it to SQL: in the
  * placement profile that was as much CPU as SQLite executing the statements (docs/performance.md,
  * "Fifth pass: placement and settlement"). A prepared query is written with the typed Kysely
- * builder as usual, but its variable values are named slots; it is built and compiled once per SQL dialect on first use,
- * and every later call only fills the slots and runs the compiled SQL (on SQLite, the statement
- * cache then reuses the prepared statement too):
+ * builder as usual, but its variable values are named slots; it is built and compiled once per
+ * SQL dialect on first use, and every later call only fills the slots and runs the compiled SQL
+ * (on SQLite, the statement cache then reuses the prepared statement too):
  *
  *     const findKey = prepared((db, p: { key: string }) =>
  *       db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', p.key));
