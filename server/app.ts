@@ -65,7 +65,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...hardenedServerOptions,
   });
   // SQLite: WAL checkpoints from a worker thread, never inside a request's commit (db/checkpointer.ts).
-  const db = await openDatabase({ ...config, backgroundCheckpoints: true });
+  const db = await openDatabase({
+    ...config,
+    backgroundCheckpoints: true,
+    // A checkpoint that fails leaves the WAL growing (the backstop takes over at 50,000 pages): say so.
+    onCheckpointError: (message) => app.log.warn({ err: message }, 'background WAL checkpoint failed'),
+  });
   // On PostgreSQL the generated secrets live in the database, shared by every node (secrets.ts).
   const secrets = await loadSecrets(config, db).catch(async (err: unknown) => {
     await db.destroy();

@@ -72,6 +72,10 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
   let nextId = 0;
   const waiting = new Map<number, (r: CheckpointResult) => void>();
   let stopped: Promise<void> | null = null;
+  let exited = false;
+  worker.once('exit', () => {
+    exited = true;
+  });
   worker.on('message', (m: { type: string; id?: number; result?: CheckpointResult & { error?: string }; message?: string }) => {
     if (m.type === 'error') onError(m.message ?? 'checkpoint failed');
     if (m.type === 'result' && m.id !== undefined) {
@@ -90,6 +94,7 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
       }),
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
+        if (exited) return resolve();
         worker.once('exit', () => resolve());
         worker.postMessage({ type: 'stop' });
         // A worker that does not answer is ended; the database file is not at risk (SQLite's locks).

@@ -50,6 +50,8 @@ export interface DatabaseConfig {
    * (checkpointer.ts). The server turns it on; one-shot tools (the admin CLI) do not need it.
    */
   backgroundCheckpoints?: boolean;
+  /** Where a failed background checkpoint is reported (the server's log). */
+  onCheckpointError?: (message: string) => void;
 }
 
 /** The dialect the configuration selects. */
@@ -67,7 +69,10 @@ export async function openDatabase(config: DatabaseConfig | string): Promise<DB>
   const db =
     dialect === 'postgres'
       ? openPostgres(config.databaseUrl!, config.databasePoolSize ?? 10)
-      : openSqliteFile(config.sqliteFile ?? path.join(config.dataDir, SQLITE_FILE), { backgroundCheckpoints: config.backgroundCheckpoints ?? false });
+      : openSqliteFile(config.sqliteFile ?? path.join(config.dataDir, SQLITE_FILE), {
+          backgroundCheckpoints: config.backgroundCheckpoints ?? false,
+          onCheckpointError: config.onCheckpointError,
+        });
   try {
     await migrate(db, dialect);
   } catch (err) {
@@ -89,7 +94,7 @@ export function checkpointerOf(db: DB): Checkpointer | undefined {
 }
 
 /** A SQLite file (or ':memory:'), without running the migrations. */
-export function openSqliteFile(file: string, options: { backgroundCheckpoints?: boolean } = {}): DB {
+export function openSqliteFile(file: string, options: { backgroundCheckpoints?: boolean; onCheckpointError?: ((message: string) => void) | undefined } = {}): DB {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // A new database gets 1 KiB pages (an existing one keeps its own): a commit writes every page
@@ -108,7 +113,7 @@ export function openSqliteFile(file: string, options: { backgroundCheckpoints?: 
   sqlite.pragma('busy_timeout = 5000');
   // Prepared statements are reused across queries (statement-cache.ts).
   let database = withStatementCache(sqlite);
-  const checkpointer = background ? startCheckpointer(file) : null;
+  const checkpointer = background ? startCheckpointer(file, options.onCheckpointError) : null;
   if (checkpointer) {
     const close = database.close.bind(database);
     database = new Proxy(database, {

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type DB, type Trx } from '../../server/db';
-import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../server/db/checkpointer';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from '../../server/db/checkpointer';
 import { batchRowsQuery } from '../../server/domain/orders/settle-batch';
 
 const open: DB[] = [];
@@ -57,6 +57,14 @@ describe('WAL checkpoints off the event loop', () => {
     const after = await checkpointer!.now();
     expect(after.log).toBeLessThan(result.log);
     expect(after.checkpointed).toBe(after.log);
+  });
+
+  it('reports a worker that cannot checkpoint instead of failing silently', async () => {
+    const errors: string[] = [];
+    const checkpointer = startCheckpointer(path.join(os.tmpdir(), 'tt-ckpt-missing', 'none.db'), (m) => errors.push(m), 50);
+    for (let i = 0; i < 100 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await checkpointer.stop();
+    expect(errors.join('\n')).toMatch(/unable to open|does not exist|directory/i);
   });
 
   it('one-shot tools keep SQLite checkpointing in their own commits', async () => {
