@@ -98,14 +98,38 @@ describe('books, pnl, exposure and the risk limit', () => {
   it('pnl: the house result of closed real orders per day and pair; demo apart', async () => {
     const clock = s.clock!;
     s.feed.push('EURUSD', 1.16, clock.advance(10));
-    await settle(await placeOk({ direction: 'up', amount: 100 }), 1.1612); // won: pays 192.00
+    const won = await placeOk({ direction: 'up', amount: 100 });
+    await settle(won, 1.1612); // won: pays 192.00
     s.feed.push('EURUSD', 1.16, clock.advance(10));
-    await settle(await placeOk({ direction: 'down', amount: 50 }), 1.1612); // lost: pays 0
+    const lost = await placeOk({ direction: 'down', amount: 50 });
+    await settle(lost, 1.1612); // lost: pays 0
     s.feed.push('EURUSD', 1.16, clock.advance(10));
-    await settle(await placeOk({ direction: 'up', amount: 10, trading_account: 'DemoAccount' }), 1.1612); // demo win
-    const pnl = await json(['pnl', '--from', today(), '--to', today()]);
-    expect(pnl.real).toEqual([{ day: today(), pair: 'EURUSD', currency: 'USD', orders: 2, stakes: 15_000, payouts: 19_200, house_result: -4_200 }]);
-    expect(pnl.demo).toEqual([{ day: today(), pair: 'EURUSD', currency: 'USD', orders: 1, stakes: 1_000, payouts: 1_920, house_result: -920 }]);
+    const demo = await placeOk({ direction: 'up', amount: 10, trading_account: 'DemoAccount' });
+    await settle(demo, 1.1612); // demo win
+    // pnl groups by the UTC day of the close. The test clock starts at the real time, so a run
+    // near midnight closes these orders on two days: the expected rows come from each order's
+    // own close day, and the sums per kind are the same either way.
+    const closeDay = new Map<number, string>();
+    for (const r of await s.server.ctx.db.selectFrom('orders').select(['id', 'closed_at']).where('id', 'in', [won.order_id, lost.order_id, demo.order_id]).execute()) {
+      closeDay.set(Number(r.id), new Date(Number(r.closed_at)).toISOString().slice(0, 10));
+    }
+    const rowsOf = (orders: { id: number; stake: number; payout: number }[]) => {
+      const byDay = new Map<string, { day: string; pair: string; currency: string; orders: number; stakes: number; payouts: number; house_result: number }>();
+      for (const o of orders) {
+        const day = closeDay.get(o.id)!;
+        const row = byDay.get(day) ?? { day, pair: 'EURUSD', currency: 'USD', orders: 0, stakes: 0, payouts: 0, house_result: 0 };
+        row.orders += 1;
+        row.stakes += o.stake;
+        row.payouts += o.payout;
+        row.house_result += o.stake - o.payout;
+        byDay.set(day, row);
+      }
+      return [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
+    };
+    const days = [...new Set(closeDay.values())].sort();
+    const pnl = await json(['pnl', '--from', days[0]!, '--to', days[days.length - 1]!]);
+    expect(pnl.real).toEqual(rowsOf([{ id: won.order_id, stake: 10_000, payout: 19_200 }, { id: lost.order_id, stake: 5_000, payout: 0 }]));
+    expect(pnl.demo).toEqual(rowsOf([{ id: demo.order_id, stake: 1_000, payout: 1_920 }]));
     expect(pnl.totals).toEqual({ USD: -4_200 });
     // The realised result is what the house's trading account holds once nothing is open.
     const books = await json(['books']);
