@@ -17,7 +17,7 @@
  * node that dies mid-delivery rolls back its claim: the rows are delivered again by another.
  */
 import type { DB, Trx } from '../db';
-import { prepared } from '../db/prepared';
+import { prepared, preparedRows } from '../db/prepared';
 
 export interface DomainEventMap {
   'balances.changed': { kind: string };
@@ -50,7 +50,22 @@ export async function recordEvent<T extends DomainEventType>(
   await insertEvent.run(trx, { type, user_id: userId, payload: JSON.stringify(payload), created_at: now });
 }
 
+/** An event to record with recordEvents. */
+export type EventRecord = { [T in DomainEventType]: { type: T; userId: number | null; payload: DomainEventMap[T] } }[DomainEventType];
+
+/** Record several events in the order given, with multi-row inserts (a settlement batch). */
+export async function recordEvents(trx: Trx, events: readonly EventRecord[], now = Date.now()): Promise<void> {
+  if (events.length === 0) return;
+  await insertEvents.run(
+    trx,
+    events.map((e) => ({ type: e.type, user_id: e.userId, payload: JSON.stringify(e.payload), created_at: now })),
+  );
+}
+
 // Built once (server/db/prepared.ts): every order placed and settled records events.
+const insertEvents = preparedRows((db, rows: { type: string; user_id: number | null; payload: string; created_at: number }[]) =>
+  db.insertInto('domain_events').values(rows.map((p) => ({ type: p.type, user_id: p.user_id, payload: p.payload, created_at: p.created_at }))),
+);
 const insertEvent = prepared((db, p: { type: string; user_id: number | null; payload: string; created_at: number }) =>
   db.insertInto('domain_events').values({ type: p.type, user_id: p.user_id, payload: p.payload, created_at: p.created_at }),
 );

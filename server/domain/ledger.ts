@@ -22,11 +22,11 @@
  */
 import { sql } from 'kysely';
 import { dialectOf, forUpdate, type Trx } from '../db';
-import { prepared } from '../db/prepared';
+import { prepared, preparedRows } from '../db/prepared';
 import { findCurrency, DEMO_BALANCE_UNITS } from '../../contract/currencies';
 import { fromMinor } from '../../contract/money';
 import type { Balances } from '../../contract/user';
-import { recordEvent } from './events';
+import { recordEvent, recordEvents } from './events';
 
 /** A user's account. */
 export type UserAccount = 'real' | 'demo' | 'real_hold';
@@ -189,6 +189,126 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
 }
 
 /**
+ * Several postings in one go (a settlement batch's payouts): the same rules and rows as calling
+ * postLedger for each in turn (legs checked, idempotency keys, entries with their balance after,
+ * seals, a 'balances.changed' event per applied posting), written with multi-row statements: one
+ * insert per table for the whole list, and one balance update per user account and currency
+ * and per house account touched. All or nothing: a posting that would take a user balance below
+ * zero at its turn throws InsufficientBalanceError and, like any error, leaves the caller's
+ * transaction to roll back. The keys must differ from each other.
+ */
+export async function postLedgerMany(trx: Trx, posts: readonly LedgerPost[], now = Date.now()): Promise<LedgerResult[]> {
+  if (posts.length === 0) return [];
+  const keys = new Set<string>();
+  for (const post of posts) {
+    checkLegs(post);
+    if (keys.has(post.key)) throw new Error(`postLedgerMany: the key ${post.key} is given twice`);
+    keys.add(post.key);
+  }
+  await lockBalanceRows(trx, posts);
+
+  const inserted = await insertLedgerTxs.run(
+    trx,
+    posts.map((post) => ({
+      key: post.key,
+      kind: post.kind,
+      user_id: post.userId,
+      ref_type: post.ref?.type ?? null,
+      ref_id: post.ref ? String(post.ref.id) : null,
+      created_at: now,
+    })),
+  );
+  const idOf = new Map(inserted.rows.map((r) => [r.idempotency_key, Number(r.id)]));
+  const results: LedgerResult[] = [];
+  const applied: { post: LedgerPost; ledgerTxId: number }[] = [];
+  for (const post of posts) {
+    const id = idOf.get(post.key);
+    if (id !== undefined) {
+      applied.push({ post, ledgerTxId: id });
+      results.push({ applied: true, ledgerTxId: id });
+      continue;
+    }
+    const existing = await ledgerTxByKey.first(trx, { key: post.key });
+    if (!existing) throw new Error(`Ledger transaction ${post.key} neither inserted nor found`);
+    results.push({ applied: false, ledgerTxId: Number(existing.id) });
+  }
+  if (applied.length === 0) return results;
+
+  // The legs in posting order, grouped by the balance they move.
+  type Leg = { ledgerTxId: number; userId: number; account: LedgerAccount; currency: string; amount: number; after: number };
+  const userLegs = new Map<string, Leg[]>();
+  const houseLegs = new Map<string, Leg[]>();
+  for (const { post, ledgerTxId } of applied) {
+    for (const e of post.entries) {
+      if (e.amount === 0) continue;
+      const house = isHouseAccount(e.account);
+      const groups = house ? houseLegs : userLegs;
+      const key = house ? `${e.account}\u0000${e.currency}` : `${post.userId}\u0000${e.account}\u0000${e.currency}`;
+      let legs = groups.get(key);
+      if (!legs) groups.set(key, (legs = []));
+      legs.push({ ledgerTxId, userId: post.userId, account: e.account, currency: e.currency, amount: e.amount, after: 0 });
+    }
+  }
+  // Each balance moves once by its legs' sum; each leg's balance after is the final amount less
+  // the legs after it (what posting them one by one would have stored).
+  const settleAfters = (legs: Leg[], final: number, user: boolean) => {
+    let after = final;
+    for (let i = legs.length - 1; i >= 0; i--) {
+      legs[i].after = after;
+      if (user && after < 0) throw new InsufficientBalanceError(legs[i].currency, legs[i].account as UserAccount);
+      after -= legs[i].amount;
+    }
+  };
+  const sum = (legs: Leg[]) => legs.reduce((a, l) => a + l.amount, 0);
+  for (const legs of userLegs.values()) {
+    const { userId, account, currency } = legs[0];
+    settleAfters(legs, await applyUserLeg(trx, userId, account as UserAccount, currency, sum(legs), now), true);
+  }
+  for (const legs of houseLegs.values()) {
+    const { account, currency } = legs[0];
+    const row = await upsertHouseBalance.first(trx, { account, currency, amount: sum(legs), updated_at: now });
+    const final = Number(row!.amount);
+    if (!Number.isSafeInteger(final)) throw new RangeError('Balance out of range');
+    settleAfters(legs, final, false);
+  }
+  // Entries in posting order (ids ascending as postLedger one by one would give them).
+  const byTx = (a: Leg, b: Leg) => a.ledgerTxId - b.ledgerTxId;
+  const users = [...userLegs.values()].flat().sort(byTx);
+  const houses = [...houseLegs.values()].flat().sort(byTx);
+  if (users.length > 0) {
+    await insertUserEntries.run(
+      trx,
+      users.map((l) => ({
+        ledger_tx_id: l.ledgerTxId,
+        user_id: l.userId,
+        currency: l.currency,
+        account: l.account,
+        amount: l.amount,
+        balance_after: l.after,
+        created_at: now,
+      })),
+    );
+  }
+  if (houses.length > 0) {
+    await insertHouseEntries.run(
+      trx,
+      houses.map((l) => ({ ledger_tx_id: l.ledgerTxId, account: l.account, currency: l.currency, amount: l.amount, balance_after: l.after, created_at: now })),
+    );
+  }
+  // The seals close the transactions; their trigger checks each one's zero sum per currency.
+  await insertSeals.run(
+    trx,
+    applied.map((a) => ({ ledger_tx_id: a.ledgerTxId, created_at: now })),
+  );
+  await recordEvents(
+    trx,
+    applied.map((a) => ({ type: 'balances.changed' as const, userId: a.post.userId, payload: { kind: a.post.kind } })),
+    now,
+  );
+  return results;
+}
+
+/**
  * Add `amount` to a user's balance row and return the new amount: one conditional update that
  * refuses to go below zero (the CHECK in the schema is the last line; this gives the caller the
  * clear error), or the row's first insert. Only when the update changes nothing is the row read,
@@ -269,6 +389,38 @@ const insertHouseEntry = prepared(
     }),
 );
 
+const insertLedgerTxs = preparedRows(
+  (db, rows: { key: string; kind: string; user_id: number; ref_type: string | null; ref_id: string | null; created_at: number }[]) =>
+    db
+      .insertInto('ledger_transactions')
+      .values(rows.map((p) => ({ idempotency_key: p.key, kind: p.kind, user_id: p.user_id, ref_type: p.ref_type, ref_id: p.ref_id, created_at: p.created_at })))
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning(['id', 'idempotency_key']),
+);
+const insertUserEntries = preparedRows(
+  (db, rows: { ledger_tx_id: number; user_id: number; currency: string; account: string; amount: number; balance_after: number; created_at: number }[]) =>
+    db.insertInto('ledger_entries').values(
+      rows.map((p) => ({
+        ledger_tx_id: p.ledger_tx_id,
+        user_id: p.user_id,
+        currency: p.currency,
+        account: p.account,
+        amount: p.amount,
+        balance_after: p.balance_after,
+        created_at: p.created_at,
+      })),
+    ),
+);
+const insertHouseEntries = preparedRows(
+  (db, rows: { ledger_tx_id: number; account: string; currency: string; amount: number; balance_after: number; created_at: number }[]) =>
+    db.insertInto('house_entries').values(
+      rows.map((p) => ({ ledger_tx_id: p.ledger_tx_id, account: p.account, currency: p.currency, amount: p.amount, balance_after: p.balance_after, created_at: p.created_at })),
+    ),
+);
+const insertSeals = preparedRows((db, rows: { ledger_tx_id: number; created_at: number }[]) =>
+  db.insertInto('ledger_seals').values(rows.map((p) => ({ ledger_tx_id: p.ledger_tx_id, created_at: p.created_at }))),
+);
+
 /**
  * PostgreSQL: lock every existing balance row the posting touches (the user's, then the house's,
  * each in a fixed order) before reading any, so concurrent postings on one balance run one after
@@ -278,19 +430,29 @@ const insertHouseEntry = prepared(
  * (server/db/index.ts). SQLite's BEGIN IMMEDIATE already serializes every write transaction.
  */
 async function lockBalances(trx: Trx, post: LedgerPost): Promise<void> {
+  return lockBalanceRows(trx, [post]);
+}
+
+/** lockBalances for several postings: every user row (by user, currency, account), then every house row. */
+async function lockBalanceRows(trx: Trx, posts: readonly LedgerPost[]): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
-  const user = new Map<string, { currency: string; account: string }>();
+  const user = new Map<string, { userId: number; currency: string; account: string }>();
   const house = new Map<string, { currency: string; account: string }>();
-  for (const e of post.entries) {
-    if (e.amount === 0) continue;
-    (isHouseAccount(e.account) ? house : user).set(`${e.account}\u0000${e.currency}`, { currency: e.currency, account: e.account });
+  for (const post of posts) {
+    for (const e of post.entries) {
+      if (e.amount === 0) continue;
+      if (isHouseAccount(e.account)) house.set(`${e.account}\u0000${e.currency}`, { currency: e.currency, account: e.account });
+      else user.set(`${post.userId}\u0000${e.account}\u0000${e.currency}`, { userId: post.userId, currency: e.currency, account: e.account });
+    }
   }
   if (user.size > 0) {
     await trx
       .selectFrom('balances')
       .select('amount')
-      .where('user_id', '=', post.userId)
-      .where((eb) => eb.or([...user.values()].map((k) => eb.and([eb('currency', '=', k.currency), eb('account', '=', k.account)]))))
+      .where((eb) =>
+        eb.or([...user.values()].map((k) => eb.and([eb('user_id', '=', k.userId), eb('currency', '=', k.currency), eb('account', '=', k.account)]))),
+      )
+      .orderBy('user_id')
       .orderBy('currency')
       .orderBy('account')
       .forUpdate()

@@ -18,7 +18,9 @@ import type { Trx } from '../../db';
 import { prepared } from '../../db/prepared';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
-import { applySettlement, SETTLE_COLUMNS, type SettleChanges, type SettleRow } from './settlement';
+import { postLedgerMany, type LedgerPost } from '../ledger';
+import { recordEvents, type EventRecord } from '../events';
+import { closeForSettlement, SETTLE_COLUMNS, type SettleChanges, type SettleRow } from './settlement';
 
 /** At most this many orders are taken into one batch. */
 export const BATCH_MAX = 500;
@@ -107,25 +109,33 @@ export async function settleBatch(deps: OrdersDeps, batch: readonly DueOrder[]):
     const settled: (SettleRow & SettleChanges)[] = [];
     const logged = new Set<string>();
     const now = deps.now();
-    let open = new Map<number, SettleRow>();
     let i = 0;
-    for (; i < batch.length; i++) {
+    // A chunk at a time: its rows read in one query, each order closed, then the chunk's
+    // payouts posted and its events recorded with multi-row statements (postLedgerMany,
+    // recordEvents). The budget is checked between chunks.
+    for (; i < batch.length; i += READ_CHUNK) {
       if (i > 0 && performance.now() - started > BATCH_BUDGET_MS) break;
-      // Read the next chunk only when reaching it: a batch cut short by its budget reads no
-      // more than it settles.
-      if (i % READ_CHUNK === 0) open = await openRows(trx, batch.slice(i, i + READ_CHUNK), Boolean(deps.cluster));
-      const o = batch[i];
-      const row = open.get(o.id);
-      if (!row) continue;
-      const exit = candidateAt(candidates.get(`${o.pair}|${Math.floor(o.expiresAt / 1000)}`) ?? [], o.expiresAt);
-      const closed = await applySettlement(trx, row, exit, now, limitOf(o.pair));
-      if (!closed) continue;
-      settled.push(closed);
-      // The exit tick is logged with the settlement (once per batch), whatever the market's batched write does.
-      if (exit && closed.exit_tick_seq !== null && !logged.has(`${exit.pair_code}|${exit.seq}`)) {
-        logged.add(`${exit.pair_code}|${exit.seq}`);
-        await deps.market.logTick(trx, exit);
+      const chunk = batch.slice(i, i + READ_CHUNK);
+      const open = await openRows(trx, chunk, Boolean(deps.cluster));
+      const postings: LedgerPost[] = [];
+      const events: EventRecord[] = [];
+      for (const o of chunk) {
+        const row = open.get(o.id);
+        if (!row) continue;
+        const exit = candidateAt(candidates.get(`${o.pair}|${Math.floor(o.expiresAt / 1000)}`) ?? [], o.expiresAt);
+        const closing = await closeForSettlement(trx, row, exit, limitOf(o.pair));
+        if (!closing) continue;
+        settled.push(closing.closed);
+        if (closing.posting) postings.push(closing.posting);
+        events.push(closing.event);
+        // The exit tick is logged with the settlement (once per batch), whatever the market's batched write does.
+        if (exit && closing.closed.exit_tick_seq !== null && !logged.has(`${exit.pair_code}|${exit.seq}`)) {
+          logged.add(`${exit.pair_code}|${exit.seq}`);
+          await deps.market.logTick(trx, exit);
+        }
       }
+      await postLedgerMany(trx, postings, now);
+      await recordEvents(trx, events, now);
     }
     return { settled, rest: batch.slice(i) };
   });

@@ -22,7 +22,7 @@
 import { forUpdate, type Trx } from '../../db';
 import { prepared } from '../../db/prepared';
 import { recordEvent, type DomainEventMap } from '../events';
-import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind } from '../ledger';
+import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind, type LedgerPost } from '../ledger';
 import type { Tick } from '../market/types';
 import { closeReasonOf, exitRule } from '../market/exit-rule';
 import type { OrdersDeps } from './deps';
@@ -105,7 +105,35 @@ export async function applySettlement<R extends SettleRow = OrderRow>(
     typeof order === 'number'
       ? ((await forUpdate(trx, trx.selectFrom('orders').selectAll().where('id', '=', order).where('status', '=', 'open')).executeTakeFirst()) as R | undefined)
       : order;
-  if (!row || row.status !== 'open') return null;
+  if (!row) return null;
+  const closing = await closeForSettlement(trx, row, candidate, staleLimitMs);
+  if (!closing) return null;
+  if (closing.posting) await postLedger(trx, closing.posting, now);
+  await recordEvent(trx, closing.event.type, closing.event.userId, closing.event.payload, now);
+  return closing.closed;
+}
+
+/** An order closed by closeForSettlement: the row as stored, and what is left to write for it. */
+export interface Closing<R extends SettleRow> {
+  closed: R & SettleChanges;
+  /** The payout or refund to post (key `order:<id>:settle`); null when nothing is paid. */
+  posting: LedgerPost | null;
+  event: { type: 'order.settled'; userId: number; payload: DomainEventMap['order.settled'] };
+}
+
+/**
+ * The first half of settling an open order inside `trx`: decide with the exit rule and close the
+ * row (`where status = 'open'`). Returns null when the order was not open. The caller then posts
+ * `posting` and records `event` in the same transaction (applySettlement for one order, the
+ * batch for many at once with postLedgerMany and recordEvents).
+ */
+export async function closeForSettlement<R extends SettleRow>(
+  trx: Trx,
+  row: R,
+  candidate: Tick | undefined,
+  staleLimitMs: number,
+): Promise<Closing<R> | null> {
+  if (row.status !== 'open') return null;
   const orderId = row.id;
   const expiresAt = Number(row.expires_at);
   // A close tick older than the entry tick means the log lost the ticks from the entry on.
@@ -124,29 +152,27 @@ export async function applySettlement<R extends SettleRow = OrderRow>(
   } satisfies Partial<OrderRow>;
   const updated = await closeOpenOrder.run(trx, { ...changes, id: orderId });
   if (updated.changes !== 1) return null;
-  if (kind && payout > 0) {
-    await postLedger(
-      trx,
-      {
-        key: settleKey(orderId),
-        kind,
-        userId: row.user_id,
-        ref: { type: 'order', id: orderId },
-        entries: withCounterparty(tradingCounterparty(row.account as Account), [{ currency: row.currency, account: row.account as Account, amount: payout }]),
-      },
-      now,
-    );
-  }
+  const posting: LedgerPost | null =
+    kind && payout > 0
+      ? {
+          key: settleKey(orderId),
+          kind,
+          userId: row.user_id,
+          ref: { type: 'order', id: orderId },
+          entries: withCounterparty(tradingCounterparty(row.account as Account), [{ currency: row.currency, account: row.account as Account, amount: payout }]),
+        }
+      : null;
   const decimals = findCurrency(row.currency)?.decimals ?? 2;
-  await recordEvent(
-    trx,
-    'order.settled',
-    row.user_id,
-    { order_id: orderId, result: eventResult(result), payout: fromMinor(payout, decimals), currency: row.currency },
-    now,
-  );
-  // The closed row as stored (the update above is the only change): no second read.
-  return { ...row, ...changes };
+  return {
+    // The closed row as stored (the update above is the only change): no second read.
+    closed: { ...row, ...changes },
+    posting,
+    event: {
+      type: 'order.settled',
+      userId: row.user_id,
+      payload: { order_id: orderId, result: eventResult(result), payout: fromMinor(payout, decimals), currency: row.currency },
+    },
+  };
 }
 
 // Built once (server/db/prepared.ts): runs for every order of a burst.
