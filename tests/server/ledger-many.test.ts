@@ -8,8 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, transaction, type DB } from '../../server/db';
+import { dialectOf, openDatabase, transaction, type DB } from '../../server/db';
 import { MAX_ROWS_PER_STATEMENT, preparedRows } from '../../server/db/prepared';
 import {
   auditLedger,
@@ -200,5 +201,19 @@ describe('preparedRows', () => {
     );
     await expect(insertLimits.run(db, [])).rejects.toThrow('no rows');
     expect(await db.selectFrom('risk_limits').select('pair_code').execute()).toEqual([]);
+  });
+});
+
+describe('ledger indexes', () => {
+  it('a posting writes only indexes a query reads: the legs by transaction (the seal trigger), not by user or account', async () => {
+    const db = await freshDb();
+    const names =
+      dialectOf(db) === 'postgres'
+        ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename in ('ledger_transactions', 'ledger_entries', 'house_entries')`.execute(db)).rows
+        : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name in ('ledger_transactions', 'ledger_entries', 'house_entries')`.execute(db)).rows;
+    const indexes = names.map((r) => r.name);
+    expect(indexes).toEqual(expect.arrayContaining(['ledger_entries_tx', 'house_entries_tx']));
+    // Migration 013 dropped these: nothing reads them, and every order wrote them.
+    for (const unused of ['ledger_tx_user', 'ledger_entries_account', 'house_entries_account']) expect(indexes).not.toContain(unused);
   });
 });

@@ -18,6 +18,7 @@ import * as m009 from './009_tick_chain';
 import * as m010 from './010_price_alerts';
 import * as m011 from './011_cluster';
 import * as m012 from './012_shared_secrets';
+import * as m013 from './013_unused_ledger_indexes';
 
 const files: Record<string, DialectMigration> = {
   '001_core': m001,
@@ -32,6 +33,7 @@ const files: Record<string, DialectMigration> = {
   '010_price_alerts': m010,
   '011_cluster': m011,
   '012_shared_secrets': m012,
+  '013_unused_ledger_indexes': m013,
 };
 
 /** The migrations for one dialect, by name (Kysely's Migrator runs them in name order). */
