@@ -14,6 +14,7 @@
  * password_changed_at is dead even if nobody revoked it.
  */
 import type { DB, Trx } from '../../db';
+import { prepared } from '../../db/prepared';
 import type { AccessClaims, SessionType } from './tokens';
 import { randomToken, sha256Hex } from './crypto';
 
@@ -197,17 +198,21 @@ export async function applyPasswordChange(
 
 /** Whether an access token's session is alive: family known, matching, unrevoked, user present, password unchanged since. */
 export async function isFamilyActive(db: DB, claims: AccessClaims): Promise<boolean> {
-  const row = await db
+  const row = await familyRow.first(db, { family: claims.family, user_id: claims.userId, session_type: claims.sessionType });
+  return !!row && Number(row.auth_time) >= Number(row.password_changed_at);
+}
+
+// Asked on every authenticated request: built once (server/db/prepared.ts).
+const familyRow = prepared((db, p: { family: string; user_id: number; session_type: string }) =>
+  db
     .selectFrom('auth_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['s.auth_time', 'u.password_changed_at'])
-    .where('s.id', '=', claims.family)
-    .where('s.user_id', '=', claims.userId)
-    .where('s.session_type', '=', claims.sessionType)
-    .where('s.revoked_at', 'is', null)
-    .executeTakeFirst();
-  return !!row && Number(row.auth_time) >= Number(row.password_changed_at);
-}
+    .where('s.id', '=', p.family)
+    .where('s.user_id', '=', p.user_id)
+    .where('s.session_type', '=', p.session_type)
+    .where('s.revoked_at', 'is', null),
+);
 
 /** The key `activeFamilies` answers with for one access token's session. */
 export const familyKey = (claims: AccessClaims) => `${claims.family}|${claims.userId}|${claims.sessionType}`;

@@ -5,6 +5,7 @@
  * which is what lets the ring store only times and prices.
  */
 import type { DB, Trx } from '../../db';
+import { preparedRows } from '../../db/prepared';
 import type { Tick } from './types';
 
 /** A miss: the ring cannot answer for that time (older than what it holds); ask the database. */
@@ -113,20 +114,23 @@ const rowToTick = (r: TickRow): Tick => ({
   price: Number(r.price),
 });
 
-/** Rows per INSERT: 4 parameters each stays far below every driver's parameter limit. */
-const TICK_CHUNK = 1000;
-
 /** Insert a batch of ticks; a tick already stored (same pair and seq) is left as it is. */
 export async function insertTicks(trx: Trx, ticks: readonly Tick[]): Promise<void> {
-  for (let i = 0; i < ticks.length; i += TICK_CHUNK) {
-    const rows = ticks.slice(i, i + TICK_CHUNK).map((t) => ({ pair_code: t.pair_code, seq: t.seq, time_ms: t.time, price: t.price }));
-    await trx
-      .insertInto('market_ticks')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['pair_code', 'seq']).doNothing())
-      .execute();
-  }
+  if (ticks.length === 0) return;
+  await insertTickRows.run(
+    trx,
+    ticks.map((t) => ({ pair_code: t.pair_code, seq: t.seq, time_ms: t.time, price: t.price })),
+  );
 }
+
+// Built once per row count (server/db/prepared.ts): every order placed logs its entry tick here,
+// and the market's batched write every second.
+const insertTickRows = preparedRows((db, rows: { pair_code: string; seq: number; time_ms: number; price: number }[]) =>
+  db
+    .insertInto('market_ticks')
+    .values(rows.map((r) => ({ pair_code: r.pair_code, seq: r.seq, time_ms: r.time_ms, price: r.price })))
+    .onConflict((oc) => oc.columns(['pair_code', 'seq']).doNothing()),
+);
 
 /** The newest (`desc`) or oldest (`asc`) tick the log holds for a pair. */
 async function endStoredTick(db: DB | Trx, pairCode: string, order: 'asc' | 'desc'): Promise<Tick | undefined> {
