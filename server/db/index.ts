@@ -181,17 +181,22 @@ export async function transaction<T>(db: DB, fn: (trx: Trx) => Promise<T>): Prom
 
 async function runOnce<T>(db: DB, begin: 'begin' | 'begin immediate', fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
-    await sql.raw(begin).execute(conn);
     // SQLite: while this transaction runs it holds the only connection (Kysely's driver lets one
-    // user at a time have it), so its handle may also run statements on the database directly.
+    // user at a time have it), so its handle may also run statements on the database directly,
+    // its own begin and commit included (one per order placed: no query to build for them).
     const raw = sqliteDatabases.get(db);
+    const run = async (statement: string): Promise<void> => {
+      if (raw) raw.prepare(statement).run();
+      else await sql.raw(statement).execute(conn);
+    };
+    await run(begin);
     if (raw) heldSqlite.set(conn, raw);
     try {
       const result = await fn(conn);
-      await sql`commit`.execute(conn);
+      await run('commit');
       return result;
     } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
+      await run('rollback').catch(() => undefined);
       throw err;
     } finally {
       heldSqlite.delete(conn);
