@@ -17,7 +17,7 @@
  * node that dies mid-delivery rolls back its claim: the rows are delivered again by another.
  */
 import type { DB, Trx } from '../db';
-import { prepared, preparedRows } from '../db/prepared';
+import { preparedRows } from '../db/prepared';
 
 export interface DomainEventMap {
   'balances.changed': { kind: string };
@@ -47,7 +47,7 @@ export async function recordEvent<T extends DomainEventType>(
   payload: DomainEventMap[T],
   now = Date.now(),
 ): Promise<void> {
-  await insertEvent.run(trx, { type, user_id: userId, payload: JSON.stringify(payload), created_at: now });
+  await recordEvents(trx, [{ type, userId, payload } as EventRecord], now);
 }
 
 /** An event to record with recordEvents. */
@@ -65,9 +65,6 @@ export async function recordEvents(trx: Trx, events: readonly EventRecord[], now
 // Built once (server/db/prepared.ts): every order placed and settled records events.
 const insertEvents = preparedRows((db, rows: { type: string; user_id: number | null; payload: string; created_at: number }[]) =>
   db.insertInto('domain_events').values(rows.map((p) => ({ type: p.type, user_id: p.user_id, payload: p.payload, created_at: p.created_at }))),
-);
-const insertEvent = prepared((db, p: { type: string; user_id: number | null; payload: string; created_at: number }) =>
-  db.insertInto('domain_events').values({ type: p.type, user_id: p.user_id, payload: p.payload, created_at: p.created_at }),
 );
 
 type Listener = (event: DomainEvent) => void | Promise<void>;

@@ -147,14 +147,7 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
 
   // The key is claimed with the insert itself: nothing comes back when the key exists already
   // (a retried request, a duplicated webhook, a settlement run twice), and nothing is changed.
-  const tx = await insertLedgerTx.first(trx, {
-    key: post.key,
-    kind: post.kind,
-    user_id: post.userId,
-    ref_type: post.ref?.type ?? null,
-    ref_id: post.ref ? String(post.ref.id) : null,
-    created_at: now,
-  });
+  const [tx] = (await insertLedgerTxs.run(trx, [txRow(post, now)])).rows;
   if (!tx) {
     const existing = await ledgerTxByKey.first(trx, { key: post.key });
     if (!existing) throw new Error(`Ledger transaction ${post.key} neither inserted nor found`);
@@ -170,18 +163,12 @@ export async function postLedger(trx: Trx, post: LedgerPost, now = Date.now()): 
     }
     const account = e.account as UserAccount;
     const after = await applyUserLeg(trx, post.userId, account, e.currency, e.amount, now);
-    await insertUserEntry.run(trx, {
-      ledger_tx_id: ledgerTxId,
-      user_id: post.userId,
-      currency: e.currency,
-      account,
-      amount: e.amount,
-      balance_after: after,
-      created_at: now,
-    });
+    await insertUserEntries.run(trx, [
+      { ledger_tx_id: ledgerTxId, user_id: post.userId, currency: e.currency, account, amount: e.amount, balance_after: after, created_at: now },
+    ]);
   }
   // The seal closes the transaction; its trigger checks the zero sum per currency again.
-  await insertSeal.run(trx, { ledger_tx_id: ledgerTxId, created_at: now });
+  await insertSeals.run(trx, [{ ledger_tx_id: ledgerTxId, created_at: now }]);
   // Every applied posting is the user's (a demo reset to the amount already held included): their
   // sessions hear it, as they did before the house legs existed.
   await recordEvent(trx, 'balances.changed', post.userId, { kind: post.kind }, now);
@@ -209,14 +196,7 @@ export async function postLedgerMany(trx: Trx, posts: readonly LedgerPost[], now
 
   const inserted = await insertLedgerTxs.run(
     trx,
-    posts.map((post) => ({
-      key: post.key,
-      kind: post.kind,
-      user_id: post.userId,
-      ref_type: post.ref?.type ?? null,
-      ref_id: post.ref ? String(post.ref.id) : null,
-      created_at: now,
-    })),
+    posts.map((post) => txRow(post, now)),
   );
   const idOf = new Map(inserted.rows.map((r) => [r.idempotency_key, Number(r.id)]));
   const results: LedgerResult[] = [];
@@ -329,13 +309,6 @@ async function applyUserLeg(trx: Trx, userId: number, account: UserAccount, curr
 }
 
 // The ledger's statements, built once (server/db/prepared.ts): they run for every order placed and settled.
-const insertLedgerTx = prepared((db, p: { key: string; kind: string; user_id: number; ref_type: string | null; ref_id: string | null; created_at: number }) =>
-  db
-    .insertInto('ledger_transactions')
-    .values({ idempotency_key: p.key, kind: p.kind, user_id: p.user_id, ref_type: p.ref_type, ref_id: p.ref_id, created_at: p.created_at })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('id'),
-);
 const ledgerTxByKey = prepared((db, p: { key: string }) => db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', p.key));
 const addToBalance = prepared((db, p: { user_id: number; currency: string; account: string; amount: number; updated_at: number }) =>
   db
@@ -353,21 +326,6 @@ const balanceRow = prepared((db, p: { user_id: number; currency: string; account
 const insertBalance = prepared((db, p: { user_id: number; currency: string; account: string; amount: number; updated_at: number }) =>
   db.insertInto('balances').values({ user_id: p.user_id, currency: p.currency, account: p.account, amount: p.amount, updated_at: p.updated_at }),
 );
-const insertUserEntry = prepared(
-  (db, p: { ledger_tx_id: number; user_id: number; currency: string; account: string; amount: number; balance_after: number; created_at: number }) =>
-    db.insertInto('ledger_entries').values({
-      ledger_tx_id: p.ledger_tx_id,
-      user_id: p.user_id,
-      currency: p.currency,
-      account: p.account,
-      amount: p.amount,
-      balance_after: p.balance_after,
-      created_at: p.created_at,
-    }),
-);
-const insertSeal = prepared((db, p: { ledger_tx_id: number; created_at: number }) =>
-  db.insertInto('ledger_seals').values({ ledger_tx_id: p.ledger_tx_id, created_at: p.created_at }),
-);
 const upsertHouseBalance = prepared((db, p: { account: string; currency: string; amount: number; updated_at: number }) =>
   db
     .insertInto('house_balances')
@@ -377,18 +335,18 @@ const upsertHouseBalance = prepared((db, p: { account: string; currency: string;
     )
     .returning('amount'),
 );
-const insertHouseEntry = prepared(
-  (db, p: { ledger_tx_id: number; account: string; currency: string; amount: number; balance_after: number; created_at: number }) =>
-    db.insertInto('house_entries').values({
-      ledger_tx_id: p.ledger_tx_id,
-      account: p.account,
-      currency: p.currency,
-      amount: p.amount,
-      balance_after: p.balance_after,
-      created_at: p.created_at,
-    }),
-);
 
+/** The `ledger_transactions` row of a posting. */
+const txRow = (post: LedgerPost, now: number) => ({
+  key: post.key,
+  kind: post.kind,
+  user_id: post.userId,
+  ref_type: post.ref?.type ?? null,
+  ref_id: post.ref ? String(post.ref.id) : null,
+  created_at: now,
+});
+
+// One and several postings use the same statements (one row is a shape of its own).
 const insertLedgerTxs = preparedRows(
   (db, rows: { key: string; kind: string; user_id: number; ref_type: string | null; ref_id: string | null; created_at: number }[]) =>
     db
@@ -475,7 +433,7 @@ async function postHouseLeg(trx: Trx, ledgerTxId: number, account: HouseAccount,
   const row = await upsertHouseBalance.first(trx, { account, currency, amount, updated_at: now });
   const after = Number(row!.amount);
   if (!Number.isSafeInteger(after)) throw new RangeError('Balance out of range');
-  await insertHouseEntry.run(trx, { ledger_tx_id: ledgerTxId, account, currency, amount, balance_after: after, created_at: now });
+  await insertHouseEntries.run(trx, [{ ledger_tx_id: ledgerTxId, account, currency, amount, balance_after: after, created_at: now }]);
 }
 
 export async function getBalanceMinor(trx: Trx, userId: number, currency: string, account: Account): Promise<number> {
