@@ -91,14 +91,20 @@ export function formatPrice(value: number, precision: number, language: string):
   return numberFormat(language, precision, precision).format(value);
 }
 
+// Built once per (language, decimals): creating an Intl.NumberFormat costs far more than using
+// one, and the trading screen formats percents on every tick.
+const percentFormats = new Map<string, Intl.NumberFormat>();
+
 /** 0.82 -> "82%" (en) / "82 %" (ru, es). */
 export function formatPercent(fraction: number, language: string, decimals = 0): string {
   if (!Number.isFinite(fraction)) return '—';
-  return new Intl.NumberFormat(intlLocale(language), {
-    style: 'percent',
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  }).format(fraction);
+  const key = `${language}|${decimals}`;
+  let f = percentFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(intlLocale(language), { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    percentFormats.set(key, f);
+  }
+  return f.format(fraction);
 }
 
 /** Unix seconds or milliseconds (numbers below 1e11 are seconds), a Date or an ISO string, to ms. */
