@@ -6,8 +6,12 @@
  * pair, and gives screen readers a text alternative (last price and change). The change is
  * over the candles shown, "since" the first one's time; a change that rounds to 0.00 % is grey
  * with no triangle (never a "-0.00 %" in red).
+ *
+ * The chart itself (CandleChart with lightweight-charts, ~60 KB gzip) is a chunk of its own,
+ * loaded when the panel first renders: the pair, the price and the rest of the page do not wait
+ * for it (nor does the trading page's chunk carry it), the skeleton holds its place meanwhile.
  */
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Pair } from '../../../contract/market';
 import { TIMEFRAMES, TIMEFRAME_SECONDS, type Timeframe } from '../../../contract/user';
@@ -16,12 +20,22 @@ import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
 import { EmptyState, Icon, PriceText, SegmentedControl, Skeleton } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useConnectionState, useModalControls } from '../../shared/hooks';
-import { CandleChart, type EntryLine } from './CandleChart';
+import type { EntryLine } from './CandleChart';
 import { useChartActor, useOrdersActor, usePairsActor } from './hooks';
 import { MODAL_IDS } from '../../shared/modals';
 import { logoSrc } from './pair-logo';
 import './market-facts.css';
 import { ChartLegend, ChartTools, DrawingHint, useChartSetup } from './chart/ChartTools';
+
+const CandleChart = lazy(() => import('./CandleChart').then((m) => ({ default: m.CandleChart })));
+
+function ChartSkeleton() {
+  return (
+    <div className="chart-overlay chart-skeleton" aria-hidden="true">
+      <Skeleton width="100%" height="100%" />
+    </div>
+  );
+}
 
 export function PairButton({ pair, compact = false }: { pair: Pair | null; compact?: boolean }) {
   const t = useT();
@@ -176,27 +190,25 @@ export function ChartPanel() {
         {description}
       </p>
       <div className="chart-body">
-        <CandleChart
-          className="chart-canvas"
-          seriesKey={seriesKey}
-          candles={candles}
-          precision={precision}
-          formatPrice={formatPrice}
-          lines={lines}
-          seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
-          chartType={chartSetup.setup.type}
-          studies={chartSetup.setup.studies}
-          drawings={chartSetup.setup.drawings}
-          pendingPoint={chartSetup.pending}
-          onPointPicked={chartSetup.placing ? onPointPicked : null}
-        />
+        <Suspense fallback={<ChartSkeleton />}>
+          <CandleChart
+            className="chart-canvas"
+            seriesKey={seriesKey}
+            candles={candles}
+            precision={precision}
+            formatPrice={formatPrice}
+            lines={lines}
+            seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
+            chartType={chartSetup.setup.type}
+            studies={chartSetup.setup.studies}
+            drawings={chartSetup.setup.drawings}
+            pendingPoint={chartSetup.pending}
+            onPointPicked={chartSetup.placing ? onPointPicked : null}
+          />
+        </Suspense>
         <ChartLegend pairCode={pairCode} precision={precision} />
         <DrawingHint pairCode={pairCode} lastPrice={lastPrice} />
-        {status === 'loading' || status === 'idle' ? (
-          <div className="chart-overlay chart-skeleton" aria-hidden="true">
-            <Skeleton width="100%" height="100%" />
-          </div>
-        ) : null}
+        {status === 'loading' || status === 'idle' ? <ChartSkeleton /> : null}
         {status === 'failed' ? (
           <div className="chart-overlay">
             <EmptyState icon="warning" title={t('trading.chart_failed')} hint={error ?? t('trading.chart_failed_hint')} compact />
