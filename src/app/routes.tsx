@@ -19,7 +19,8 @@
 import { createElement, lazy, startTransition, Suspense, useDeferredValue, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components';
-import { useT } from '../i18n';
+import { useLanguage, useT } from '../i18n';
+import { warmFormats } from '../i18n/format';
 import { useFeaturesReady, useSessionStatus } from '../shared/hooks';
 import { LanguageMenu } from '../shared/LanguageMenu';
 import { ShellFrame } from './shell/ShellFrame';
@@ -84,11 +85,15 @@ function useFeaturesShown(): boolean {
 function RequireAuth({ preload, children }: { preload: () => Promise<unknown>; children: ReactNode }) {
   const status = useSessionStatus();
   const featuresReady = useFeaturesShown();
+  const language = useLanguage();
   useEffect(() => {
     if (status === 'anonymous') return;
     void AppShell.preload();
     void preload();
   }, [status, preload]);
+  useEffect(() => {
+    if (status !== 'anonymous') warmFormats(language);
+  }, [status, language]);
   if (status === 'loading') return <Loading />;
   if (status === 'anonymous') return <Redirect to="/auth" replace />;
   if (!featuresReady) return <Loading />;
