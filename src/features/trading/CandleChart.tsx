@@ -11,7 +11,7 @@
  * lightweight-charts would keep it until the next tap on the chart).
  * The canvas is hidden from assistive tech: the caller gives the text alternative.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { ColorType, createChart, LineStyle, TickMarkType, TrackingModeExitMode, type IChartApi, type IPriceLine, type MouseEventParams, type Time } from 'lightweight-charts';
 import type { Candle } from '../../../contract/market';
 import type { ChartPoint, ChartType, Drawing, Study } from '../../../contract/chart';
@@ -96,10 +96,6 @@ export function CandleChart({
   const priceLines = useRef(new Map<number, { line: IPriceLine; direction: EntryLine['direction'] }>());
   const secondsRef = useRef(seconds);
   secondsRef.current = seconds;
-  // Set once the chart exists: what it shows (series type, history, studies, drawings, entry
-  // lines) is applied from the next commit on, a task of its own, so creating the chart and
-  // filling it are two shorter tasks rather than one long one while the page starts.
-  const [created, setCreated] = useState(false);
 
   // Create once; colours follow the theme.
   useEffect(() => {
@@ -136,7 +132,6 @@ export function CandleChart({
     const layers = new ChartLayers(chart, { gain: colors.gain, loss: colors.loss, accent: colors.accent, text: colors.text, grid: colors.grid });
     chartRef.current = chart;
     seriesRef.current = layers;
-    setCreated(true);
     // A drawing tool is active: the click or tap places a point (time and price) on the price
     // pane. lightweight-charts swallows a second click within 500 ms of the first, even far from
     // it (its double-click detection), so mouse clicks are also read from the DOM; a tap comes
@@ -219,37 +214,36 @@ export function CandleChart({
       chart.remove();
       chartRef.current = null;
       seriesRef.current = null;
-      setCreated(false);
     };
   }, []);
 
   useEffect(() => {
-    if (created) seriesRef.current?.setPrecision(precision);
-  }, [created, precision]);
+    seriesRef.current?.setPrecision(precision);
+  }, [precision]);
 
   // The price series in the chosen type; the entry lines of the old one went with it.
   useEffect(() => {
     const layers = seriesRef.current;
-    if (!created || !layers) return;
+    if (!layers) return;
     layers.setType(chartType);
     priceLines.current.clear();
-  }, [created, chartType]);
+  }, [chartType]);
 
   useEffect(() => {
-    if (created) chartRef.current?.applyOptions({ timeScale: { secondsVisible: seconds } });
-  }, [created, seconds]);
+    chartRef.current?.applyOptions({ timeScale: { secondsVisible: seconds } });
+  }, [seconds]);
 
   // Prices in the UI's language (decimal mark and grouping) on the scale, the tags and the crosshair.
   useEffect(() => {
     // Per series (chart/chart-layers.ts): a chart-wide formatter would also write the RSI and
     // MACD panes with the pair's precision.
-    if (created) seriesRef.current?.setPriceFormatter(formatPrice);
-  }, [created, formatPrice]);
+    seriesRef.current?.setPriceFormatter(formatPrice);
+  }, [formatPrice]);
 
   // History with setData, a moving live candle with update (the studies follow the same way).
   useEffect(() => {
     const layers = seriesRef.current;
-    if (!created || !layers) return;
+    if (!layers) return;
     const before = drawn.current;
     const last = candles[candles.length - 1];
     const previousLast = before.candles[before.candles.length - 1];
@@ -263,20 +257,20 @@ export function CandleChart({
     // The attribution logo (drawn once there is data) is a link inside this aria-hidden box:
     // it stays visible and clickable, out of the tab order (the caller gives the text alternative).
     for (const link of container.current?.querySelectorAll('a') ?? []) if (link.tabIndex !== -1) link.tabIndex = -1;
-  }, [created, candles, seriesKey]);
+  }, [candles, seriesKey]);
 
   useEffect(() => {
-    if (created) seriesRef.current?.setStudies(studies);
-  }, [created, studies]);
+    seriesRef.current?.setStudies(studies);
+  }, [studies]);
 
   useEffect(() => {
-    if (created) seriesRef.current?.setDrawings(drawings, pendingPoint);
-  }, [created, drawings, pendingPoint]);
+    seriesRef.current?.setDrawings(drawings, pendingPoint);
+  }, [drawings, pendingPoint]);
 
   // Entry prices of the open orders on this pair (again after the price series changed type).
   useEffect(() => {
     const series = seriesRef.current?.mainSeries;
-    if (!created || !series) return;
+    if (!series) return;
     const c = palette();
     const wanted = new Map(lines.map((l) => [l.id, l]));
     for (const [id, { line }] of priceLines.current) {
@@ -298,7 +292,7 @@ export function CandleChart({
       });
       priceLines.current.set(l.id, { line, direction: l.direction });
     }
-  }, [created, lines, chartType]);
+  }, [lines, chartType]);
 
   return <div ref={container} className={className} aria-hidden="true" data-testid="candle-chart" data-chart-type={chartType} data-picking={onPointPicked ? true : undefined} />;
 }
