@@ -10,8 +10,11 @@
  * The chart itself (CandleChart with lightweight-charts, ~60 KB gzip) is a chunk of its own,
  * loaded when the panel first renders: the pair, the price and the rest of the page do not wait
  * for it (nor does the trading page's chunk carry it), the skeleton holds its place meanwhile.
+ * The chart is created once the first history has come (or the subscription failed), under the
+ * skeleton until then, and stays from then on: it is drawn once, with its candles, instead of
+ * empty first and again, resized, when they arrive.
  */
-import { lazy, Suspense, useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Pair } from '../../../contract/market';
 import { TIMEFRAMES, TIMEFRAME_SECONDS, type Timeframe } from '../../../contract/user';
@@ -27,7 +30,8 @@ import { logoSrc } from './pair-logo';
 import './market-facts.css';
 import { ChartLegend, ChartTools, DrawingHint, useChartSetup } from './chart/ChartTools';
 
-const CandleChart = lazy(() => import('./CandleChart').then((m) => ({ default: m.CandleChart })));
+const loadChart = () => import('./CandleChart');
+const CandleChart = lazy(() => loadChart().then((m) => ({ default: m.CandleChart })));
 
 function ChartSkeleton() {
   return (
@@ -122,6 +126,11 @@ export function ChartPanel() {
     [chartSetup.actor, pairCode],
   );
 
+  // The chart's code loads at once; the chart is created when there is something to draw.
+  useEffect(() => void loadChart(), []);
+  const [chartShown, setChartShown] = useState(false);
+  if (!chartShown && status !== 'idle' && status !== 'loading') setChartShown(true);
+
   const stale = status === 'stale' || connection === 'reconnecting' || connection === 'offline';
   const precision = pair?.precision ?? 5;
   const summary = chartSummary(candles);
@@ -190,22 +199,24 @@ export function ChartPanel() {
         {description}
       </p>
       <div className="chart-body">
-        <Suspense fallback={<ChartSkeleton />}>
-          <CandleChart
-            className="chart-canvas"
-            seriesKey={seriesKey}
-            candles={candles}
-            precision={precision}
-            formatPrice={formatPrice}
-            lines={lines}
-            seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
-            chartType={chartSetup.setup.type}
-            studies={chartSetup.setup.studies}
-            drawings={chartSetup.setup.drawings}
-            pendingPoint={chartSetup.pending}
-            onPointPicked={chartSetup.placing ? onPointPicked : null}
-          />
-        </Suspense>
+        {chartShown ? (
+          <Suspense fallback={<ChartSkeleton />}>
+            <CandleChart
+              className="chart-canvas"
+              seriesKey={seriesKey}
+              candles={candles}
+              precision={precision}
+              formatPrice={formatPrice}
+              lines={lines}
+              seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
+              chartType={chartSetup.setup.type}
+              studies={chartSetup.setup.studies}
+              drawings={chartSetup.setup.drawings}
+              pendingPoint={chartSetup.pending}
+              onPointPicked={chartSetup.placing ? onPointPicked : null}
+            />
+          </Suspense>
+        ) : null}
         <ChartLegend pairCode={pairCode} precision={precision} />
         <DrawingHint pairCode={pairCode} lastPrice={lastPrice} />
         {status === 'loading' || status === 'idle' ? <ChartSkeleton /> : null}
