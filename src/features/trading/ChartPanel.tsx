@@ -14,7 +14,7 @@
  * skeleton until then, and stays from then on: it is drawn once, with its candles, instead of
  * empty first and again, resized, when they arrive.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Pair } from '../../../contract/market';
 import { TIMEFRAMES, TIMEFRAME_SECONDS, type Timeframe } from '../../../contract/user';
@@ -128,8 +128,13 @@ export function ChartPanel() {
 
   // The chart's code loads at once; the chart is created when there is something to draw.
   useEffect(() => void loadChart(), []);
+  // Created in a transition: the socket message that brought the history is handled (and the
+  // price, change and text drawn) in its own task, the chart's creation and fill in the next.
   const [chartShown, setChartShown] = useState(false);
-  if (!chartShown && status !== 'idle' && status !== 'loading') setChartShown(true);
+  const chartWanted = status !== 'idle' && status !== 'loading';
+  useEffect(() => {
+    if (chartWanted && !chartShown) startTransition(() => setChartShown(true));
+  }, [chartWanted, chartShown]);
 
   const stale = status === 'stale' || connection === 'reconnecting' || connection === 'offline';
   const precision = pair?.precision ?? 5;
