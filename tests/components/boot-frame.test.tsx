@@ -40,7 +40,8 @@ describe('/trading with a stored session', () => {
     expect(screen.getByRole('button', { name: 'Open menu' }).hasAttribute('disabled')).toBe(true);
     expect(screen.getByRole('status', { name: 'Loading…' })).toBeTruthy();
     expect(runtime.actor.getSnapshot().matches({ features: 'ready' })).toBe(false);
-    // The route starts loading the shell, the trading page (the chart library with it) and the
+    // The route starts loading the shell, the trading page (not the chart library: the chart
+    // panel loads it when it renders) and the
     // features ahead; let those imports finish before the environment is torn down (an import
     // still running then is an unhandled error that fails the whole run).
     await Promise.all([

@@ -8,7 +8,7 @@ import { Money } from '../../src/components/Money';
 import { DateTime } from '../../src/components/DateTime';
 import { PriceText } from '../../src/components/PriceText';
 import { I18nProvider } from '../../src/i18n';
-import { formatCountdown, formatCurrencyName, formatMoney, formatPrice } from '../../src/i18n/format';
+import { formatCountdown, formatCurrencyName, formatMoney, formatPercent, formatPrice, warmFormats } from '../../src/i18n/format';
 
 // Intl puts no-break spaces (U+00A0, U+202F) in ru/es numbers; compare with plain spaces.
 const plain = (s: string | null | undefined) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ');
@@ -169,5 +169,24 @@ describe('currency names', () => {
     expect(formatCurrencyName('USD', 'US Dollar', 'es')).toBe('dólar estadounidense');
     expect(formatCurrencyName('USDT', 'Tether USD', 'ru')).toBe('Tether USD');
     expect(formatCurrencyName('BTC', 'Bitcoin', 'es')).toBe('Bitcoin');
+  });
+});
+
+describe('warmFormats', () => {
+  it('builds the first formats one per scheduled step, and formatting is unchanged after', () => {
+    const queue: Array<() => void> = [];
+    warmFormats('ru', (step) => queue.push(step));
+    let steps = 0;
+    while (queue.length > 0) {
+      // Never more than one step waiting: each runs in a task of its own.
+      expect(queue.length).toBe(1);
+      queue.shift()!();
+      steps += 1;
+    }
+    expect(steps).toBe(4);
+    expect(formatMoney(1234.5, 'USD', 'ru')).toBe('1\u00a0234,50\u00a0$');
+    expect(formatPrice(1.16012, 5, 'ru')).toBe('1,16012');
+    expect(formatPercent(0.82, 'ru')).toBe('82\u00a0%');
+    expect(formatPercent(0.0123, 'ru', 2)).toBe('1,23\u00a0%');
   });
 });

@@ -6,8 +6,15 @@
  * pair, and gives screen readers a text alternative (last price and change). The change is
  * over the candles shown, "since" the first one's time; a change that rounds to 0.00 % is grey
  * with no triangle (never a "-0.00 %" in red).
+ *
+ * The chart itself (CandleChart with lightweight-charts, ~60 KB gzip) is a chunk of its own,
+ * loaded when the panel first renders: the pair, the price and the rest of the page do not wait
+ * for it (nor does the trading page's chunk carry it), the skeleton holds its place meanwhile.
+ * The chart is created once the first history has come (or the subscription failed), under the
+ * skeleton until then, and stays from then on: it is drawn once, with its candles, instead of
+ * empty first and again, resized, when they arrive.
  */
-import { useCallback, useMemo } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Pair } from '../../../contract/market';
 import { TIMEFRAMES, TIMEFRAME_SECONDS, type Timeframe } from '../../../contract/user';
@@ -16,12 +23,23 @@ import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
 import { EmptyState, Icon, PriceText, SegmentedControl, Skeleton } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useConnectionState, useModalControls } from '../../shared/hooks';
-import { CandleChart, type EntryLine } from './CandleChart';
+import type { EntryLine } from './CandleChart';
 import { useChartActor, useOrdersActor, usePairsActor } from './hooks';
 import { MODAL_IDS } from '../../shared/modals';
 import { logoSrc } from './pair-logo';
 import './market-facts.css';
 import { ChartLegend, ChartTools, DrawingHint, useChartSetup } from './chart/ChartTools';
+
+const loadChart = () => import('./CandleChart');
+const CandleChart = lazy(() => loadChart().then((m) => ({ default: m.CandleChart })));
+
+function ChartSkeleton() {
+  return (
+    <div className="chart-overlay chart-skeleton" aria-hidden="true">
+      <Skeleton width="100%" height="100%" />
+    </div>
+  );
+}
 
 export function PairButton({ pair, compact = false }: { pair: Pair | null; compact?: boolean }) {
   const t = useT();
@@ -108,6 +126,16 @@ export function ChartPanel() {
     [chartSetup.actor, pairCode],
   );
 
+  // The chart's code loads at once; the chart is created when there is something to draw.
+  useEffect(() => void loadChart(), []);
+  // Created in a transition: the socket message that brought the history is handled (and the
+  // price, change and text drawn) in its own task, the chart's creation and fill in the next.
+  const [chartShown, setChartShown] = useState(false);
+  const chartWanted = status !== 'idle' && status !== 'loading';
+  useEffect(() => {
+    if (chartWanted && !chartShown) startTransition(() => setChartShown(true));
+  }, [chartWanted, chartShown]);
+
   const stale = status === 'stale' || connection === 'reconnecting' || connection === 'offline';
   const precision = pair?.precision ?? 5;
   const summary = chartSummary(candles);
@@ -176,27 +204,27 @@ export function ChartPanel() {
         {description}
       </p>
       <div className="chart-body">
-        <CandleChart
-          className="chart-canvas"
-          seriesKey={seriesKey}
-          candles={candles}
-          precision={precision}
-          formatPrice={formatPrice}
-          lines={lines}
-          seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
-          chartType={chartSetup.setup.type}
-          studies={chartSetup.setup.studies}
-          drawings={chartSetup.setup.drawings}
-          pendingPoint={chartSetup.pending}
-          onPointPicked={chartSetup.placing ? onPointPicked : null}
-        />
+        {chartShown ? (
+          <Suspense fallback={<ChartSkeleton />}>
+            <CandleChart
+              className="chart-canvas"
+              seriesKey={seriesKey}
+              candles={candles}
+              precision={precision}
+              formatPrice={formatPrice}
+              lines={lines}
+              seconds={timeframe !== null && TIMEFRAME_SECONDS[timeframe] < 60}
+              chartType={chartSetup.setup.type}
+              studies={chartSetup.setup.studies}
+              drawings={chartSetup.setup.drawings}
+              pendingPoint={chartSetup.pending}
+              onPointPicked={chartSetup.placing ? onPointPicked : null}
+            />
+          </Suspense>
+        ) : null}
         <ChartLegend pairCode={pairCode} precision={precision} />
         <DrawingHint pairCode={pairCode} lastPrice={lastPrice} />
-        {status === 'loading' || status === 'idle' ? (
-          <div className="chart-overlay chart-skeleton" aria-hidden="true">
-            <Skeleton width="100%" height="100%" />
-          </div>
-        ) : null}
+        {status === 'loading' || status === 'idle' ? <ChartSkeleton /> : null}
         {status === 'failed' ? (
           <div className="chart-overlay">
             <EmptyState icon="warning" title={t('trading.chart_failed')} hint={error ?? t('trading.chart_failed_hint')} compact />
