@@ -4,11 +4,16 @@
  * operator CLI makes in another process) and messages the owner's linked Telegram chat in the
  * owner's language. Users without a link get nothing. Delivery goes through the TelegramSender
  * (Bot API or the outbox); a failed delivery is logged and never affects the change itself.
+ *
+ * The notifier keeps its own queue: the event dispatcher hands it an event and moves on, so a
+ * burst of settlements (10,000 in a second) or a slow Bot API never holds up the other listeners
+ * (the pushes to the traders' sockets). The queue is worked in batches of NOTIFY_BATCH events,
+ * their recipients read with one query, and holds at most NOTIFY_QUEUE_MAX (the oldest dropped,
+ * with a warning). Like the rest of the outbox's listeners it is at most once across a restart.
  */
 import { findCurrency } from '../../../contract/currencies';
 import { formatMinor } from '../../../contract/money';
 import type { DB } from '../../db';
-import { prepared } from '../../db/prepared';
 import type { DomainEvent, EventDispatcher } from '../events';
 import { parseFrontSettings } from '../users';
 import type { ProfileLog } from './deps';
@@ -25,25 +30,36 @@ export interface NotifierDeps {
 
 const decimalsOf = (code: string) => findCurrency(code)?.decimals ?? 2;
 
-/** The linked chat of a user and the language to write in, or null when the user has no link. */
-// Asked for every order settled (most users have no link): built once (server/db/prepared.ts).
-const recipientRow = prepared((db, p: { user_id: number }) =>
-  db
-    .selectFrom('telegram_links as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['t.chat_id', 't.language_code', 'u.front_settings'])
-    .where('t.user_id', '=', p.user_id),
-);
-
-async function recipient(db: DB, userId: number): Promise<{ chatId: number; lang: 'en' | 'ru' | 'es' } | null> {
-  const row = await recipientRow.first(db, { user_id: userId });
-  if (!row) return null;
-  return { chatId: Number(row.chat_id), lang: telegramLanguage(parseFrontSettings(row.front_settings).language, row.language_code) };
+/** A linked chat and the language to write in. */
+export interface Recipient {
+  chatId: number;
+  lang: 'en' | 'ru' | 'es';
 }
 
-export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'order.settled'>): Promise<boolean> {
+const recipientOf = (row: { chat_id: number | string; language_code: string | null; front_settings: string }): Recipient => ({
+  chatId: Number(row.chat_id),
+  lang: telegramLanguage(parseFrontSettings(row.front_settings).language, row.language_code),
+});
+
+/** The recipients of several users at once (one query); a user without a link is absent. */
+async function recipients(db: DB, userIds: readonly number[]): Promise<Map<number, Recipient>> {
+  const rows = await db
+    .selectFrom('telegram_links as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.user_id', 't.chat_id', 't.language_code', 'u.front_settings'])
+    .where('t.user_id', 'in', userIds)
+    .execute();
+  return new Map(rows.map((r) => [Number(r.user_id), recipientOf(r)]));
+}
+
+async function recipient(db: DB, userId: number): Promise<Recipient | null> {
+  return (await recipients(db, [userId])).get(userId) ?? null;
+}
+
+/** Message the owner of a settled order; `to` when the caller has read the recipient already. */
+export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'order.settled'>, known?: Recipient | null): Promise<boolean> {
   if (event.userId === null) return false;
-  const to = await recipient(deps.db, event.userId);
+  const to = known === undefined ? await recipient(deps.db, event.userId) : known;
   if (!to) return false;
   const order = await deps.db
     .selectFrom('orders')
@@ -66,9 +82,10 @@ export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, eve
   return safeSend(deps, deps.sender, to.chatId, text);
 }
 
-export async function notifyPaymentStatus(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'payment.status'>): Promise<boolean> {
+/** Message the owner of a payment whose status changed; `to` as for notifyOrderSettled. */
+export async function notifyPaymentStatus(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'payment.status'>, known?: Recipient | null): Promise<boolean> {
   if (event.userId === null) return false;
-  const to = await recipient(deps.db, event.userId);
+  const to = known === undefined ? await recipient(deps.db, event.userId) : known;
   if (!to) return false;
   const facts = await paymentStatusFacts(deps.db, event.userId, event);
   if (!facts) return false;
@@ -76,13 +93,57 @@ export async function notifyPaymentStatus(deps: Omit<NotifierDeps, 'events'>, ev
   return safeSend(deps, deps.sender, to.chatId, text);
 }
 
-/** Subscribe the notifier; answers a function that unsubscribes it. */
+/** Events worked per batch (their recipients read with one query). */
+export const NOTIFY_BATCH = 100;
+/** Events waiting at most; beyond, the oldest are dropped (and a warning logged). */
+export const NOTIFY_QUEUE_MAX = 10_000;
+
+type Notifiable = DomainEvent<'order.settled'> | DomainEvent<'payment.status'>;
+
+/** Subscribe the notifier; answers a function that unsubscribes it (events still queued are dropped). */
 export function startTelegramNotifier(deps: NotifierDeps): () => void {
-  const offs = [
-    deps.events.on('order.settled', (e) => notifyOrderSettled(deps, e).then(() => undefined)),
-    deps.events.on('payment.status', (e) => notifyPaymentStatus(deps, e).then(() => undefined)),
-  ];
+  const queue: Notifiable[] = [];
+  let working = false;
+  let stopped = false;
+  let dropped = 0;
+
+  const work = async () => {
+    while (!stopped && queue.length > 0) {
+      if (dropped > 0) {
+        deps.log.warn({ dropped }, 'telegram notifications dropped: the queue was full');
+        dropped = 0;
+      }
+      const batch = queue.splice(0, NOTIFY_BATCH);
+      try {
+        const to = await recipients(deps.db, [...new Set(batch.map((e) => e.userId!))]);
+        for (const e of batch) {
+          const r = to.get(e.userId!);
+          if (!r || stopped) continue;
+          if (e.type === 'order.settled') await notifyOrderSettled(deps, e, r);
+          else await notifyPaymentStatus(deps, e, r);
+        }
+      } catch (err) {
+        deps.log.error({ err }, 'telegram notifications failed');
+      }
+    }
+    working = false;
+  };
+  const take = (e: Notifiable) => {
+    if (stopped || e.userId === null) return;
+    if (queue.length >= NOTIFY_QUEUE_MAX) {
+      queue.shift();
+      dropped++;
+    }
+    queue.push(e);
+    if (!working) {
+      working = true;
+      setImmediate(() => void work());
+    }
+  };
+  const offs = [deps.events.on('order.settled', take), deps.events.on('payment.status', take)];
   return () => {
+    stopped = true;
+    queue.length = 0;
     for (const off of offs) off();
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * The Telegram notifier works from its own queue (server/domain/profile/telegram-notify.ts): the
+ * event dispatcher hands it an event and goes on to the next listener, so a slow Bot API (or a
+ * burst of settlements) never holds up the pushes to traders' sockets; the queued messages are
+ * still sent, in order, each to its own user's chat, and users without a link get nothing.
+ * Real database (the project's), real dispatcher; the sender is a test double that the test
+ * releases by hand.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, transaction, type DB } from '../../server/db';
+import { EventDispatcher, recordEvent, type DomainEvent } from '../../server/domain/events';
+import { startTelegramNotifier } from '../../server/domain/profile/telegram-notify';
+import type { TelegramSender } from '../../server/domain/profile/telegram';
+import { prepareDatabase, releaseDatabase } from '../support/test-database';
+import { insertUserRow } from '../support/users';
+
+let db: DB;
+let dir: string;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-tg-queue-'));
+  db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
+});
+afterAll(async () => {
+  await db?.destroy();
+  await releaseDatabase(dir);
+});
+
+/** A sender whose every send waits until the test opens the gate. */
+function gatedSender() {
+  const sent: { chatId: number; text: string }[] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const sender: TelegramSender = {
+    mode: 'outbox',
+    async send(chatId: number, text: string) {
+      await gate;
+      sent.push({ chatId, text });
+    },
+  };
+  return { sender, sent, open };
+}
+
+const until = async (ok: () => boolean, ms = 4000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('Telegram notifier queue', () => {
+  it('hands settled orders to a slow Bot API without holding up the next listener; sends every message later, in order', async () => {
+    const now = Date.now();
+    const linked = await insertUserRow(db, 'tg-linked', now);
+    const other = await insertUserRow(db, 'tg-other', now);
+    await db
+      .insertInto('telegram_links')
+      .values({ user_id: linked, telegram_id: 777001, chat_id: 777001, username: 'trader', first_name: 'T', last_name: null, language_code: 'en', linked_at: now })
+      .execute();
+    const orderIds: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const row = await db
+        .insertInto('orders')
+        .values({
+          user_id: linked,
+          client_request_id: `tg-${i}`,
+          pair_code: 'EURUSD',
+          pair_human_code: 'EUR/USD',
+          direction: 'up',
+          account: 'demo',
+          currency: 'USD',
+          stake: 1_000,
+          payout_rate_bp: 9_200,
+          price_precision: 5,
+          expiry_seconds: 60,
+          accepted_at: now,
+          open_price: 1.1,
+          entry_tick_time: now,
+          entry_tick_seq: 1,
+          expires_at: now,
+          status: 'closed',
+          result: 'won',
+          payout: 1_920,
+          closed_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      orderIds.push(Number(row.id));
+    }
+
+    const events = new EventDispatcher(db, 60_000);
+    await events.start();
+    const { sender, sent, open } = gatedSender();
+    const log = { warn: () => undefined, error: () => undefined };
+    const stop = startTelegramNotifier({ db, events, sender, log });
+    // Registered after the notifier: it hears each event only once the notifier has let go of it.
+    const heard: DomainEvent<'order.settled'>[] = [];
+    events.on('order.settled', (e) => void heard.push(e));
+
+    await transaction(db, async (trx) => {
+      for (const id of orderIds) await recordEvent(trx, 'order.settled', linked, { order_id: id, result: 'won', payout: 19.2, currency: 'USD' }, now);
+      await recordEvent(trx, 'order.settled', other, { order_id: 999_999, result: 'lost', payout: 0, currency: 'USD' }, now);
+    });
+    await events.poke();
+    // Every event reached the next listener while the Bot API had answered nothing yet.
+    expect(heard.map((e) => e.payload.order_id)).toEqual([...orderIds, 999_999]);
+    expect(sent).toEqual([]);
+
+    open();
+    await until(() => sent.length === orderIds.length);
+    await new Promise((r) => setTimeout(r, 50));
+    // One message per settled order of the linked user, in order; none for the user without a link.
+    expect(sent.map((m) => m.chatId)).toEqual(orderIds.map(() => 777001));
+    expect(sent.map((m) => orderIds.findIndex((id) => m.text.includes(`#${id}`)))).toEqual([0, 1, 2]);
+    stop();
+    await events.stop();
+  });
+});
