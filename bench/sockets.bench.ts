@@ -6,18 +6,22 @@
  *     messages per tick per client, ticks out of order;
  *   - flood: one anonymous socket sends F select_pair events while another client pings
  *     /api/health; the longest health answer, and what happened to the flooder.
- * Clients run in this process (one event loop for all of them: the same for both servers) and
- * do the same work against both: the bare server sends the payloads the real server sent a probe
+ * Clients run in this process, spread over worker threads (bench/support/socket-clients.ts; the
+ * same for both servers), as light clients that decode only what is measured
+ * (bench/support/light-client.ts), and do the same work against both: the bare server sends the payloads the real server sent a probe
  * client (init_valuts, init_pairs, pairs_rates, the full init_candles, pairs_rates every second,
  * price_update + new_price per tick; bench/support/bare-io.ts). Each phase also reports the CPU
- * seconds the server and this process used (they share the machine's cores).
+ * seconds the server and this process used (they share the machine's cores), and the server's CPU
+ * per socket: per connect (also net of the ticks it wrote to the sockets already there) and per
+ * socket-tick.
  */
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { io as connect, type Socket } from 'socket.io-client';
+import { io as connect } from 'socket.io-client';
 import fs from 'node:fs';
 import { cpuMeter, cpuText } from './support/proc-cpu';
-import { childServer, emit, inProcessServer, makeUsers, ms, percentile, pool, size, sleep, tempDir, until } from './lib';
+import { ClientFleet, type ClientKind } from './support/socket-clients';
+import { childServer, emit, inProcessServer, makeUsers, ms, percentile, size, sleep, tempDir, until } from './lib';
 
 const N = Number(process.env.BENCH_SOCKETS ?? size(5_000, 20));
 const TICK_SECONDS = size(6, 1);
@@ -25,68 +29,15 @@ const FLOOD = size(1_000, 100);
 const PAIR = 'BTCUSD';
 const CONNECT_DEADLINE_MS = 240_000;
 
-interface Clients {
-  sockets: Socket[];
-  connectMs: number;
-  failed: number;
-}
-
-async function connectAll(url: string, tokens: string[]): Promise<Clients> {
-  const sockets: Socket[] = [];
-  let failed = 0;
-  const start = performance.now();
-  // The whole connect phase has a deadline: sockets not started by then count as failed.
-  const deadline = start + CONNECT_DEADLINE_MS;
-  await pool(tokens, 100, async (token) => {
-    if (performance.now() > deadline) {
-      failed++;
-      return;
-    }
-    const s = connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: 60_000 });
-    sockets.push(s);
-    const ok = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 60_000);
-      s.once('connect_error', () => (clearTimeout(timer), resolve(false)));
-      s.once('init_candles', () => (clearTimeout(timer), resolve(true)));
-      s.once('connect', () => {
-        s.emit('provide_token', { token });
-        s.emit('select_pair', { pair_code: PAIR, timeframe: '5s', token });
-      });
-    });
-    if (!ok) failed++;
-  });
-  return { sockets, connectMs: performance.now() - start, failed };
-}
-
-/** Tick latency over `seconds` on every socket; counts every message a socket gets. */
-async function tickLatency(sockets: Socket[], seconds: number, ticksPerSecond: number) {
-  const lat: number[] = [];
-  let messages = 0;
-  let ticks = 0;
-  let outOfOrder = 0;
-  const lastTime = new Map<Socket, number>();
-  const onAny = () => void messages++;
-  const handlers = sockets.map((s) => {
-    const h = (p: { time?: number }) => {
-      const t = p?.time ?? 0;
-      lat.push(Date.now() - t);
-      ticks++;
-      const prev = lastTime.get(s) ?? 0;
-      if (t < prev) outOfOrder++;
-      lastTime.set(s, t);
-    };
-    s.on('price_update', h);
-    s.onAny(onAny);
-    return h;
-  });
-  await sleep(seconds * 1000);
-  sockets.forEach((s, i) => {
-    s.off('price_update', handlers[i]);
-    s.offAny(onAny);
-  });
-  const perTick = ticks ? messages / ticks : NaN;
-  return { p99: percentile(lat, 99), p50: percentile(lat, 50), perTick, outOfOrder, received: ticks, expected: sockets.length * seconds * ticksPerSecond };
-}
+/**
+ * The clients: LightSocket (bench/support/light-client.ts: the same protocol, decoding only what
+ * is measured) unless BENCH_SOCKETS_CLIENT=socket.io (the SPA's client, which decodes every
+ * message), spread over BENCH_CLIENT_WORKERS worker threads (default 2; bench/support/socket-clients.ts).
+ */
+const CLIENT: ClientKind = process.env.BENCH_SOCKETS_CLIENT === 'socket.io' ? 'socket.io-client' : 'light';
+const WORKERS = Number(process.env.BENCH_CLIENT_WORKERS ?? 2);
+/** Sockets connecting at once (all workers together). */
+const CONCURRENCY = 100;
 
 /** What the real server sends one logged-in client on connect and per tick, for the bare server to send the same. */
 async function capturePayloads(url: string, token: string, file: string): Promise<void> {
@@ -107,7 +58,9 @@ async function capturePayloads(url: string, token: string, file: string): Promis
 }
 
 async function bareServer(payloads: string): Promise<{ url: string; pid: number | undefined; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/bare-io.ts')], {
+  // BENCH_SERVER_FLAGS (e.g. `--cpu-prof`) go to the bare server too, so both can be profiled alike.
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(import.meta.dirname, 'support/bare-io.ts')], {
     env: { ...process.env, TICKS: '10', BARE_PAYLOADS: payloads },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -119,23 +72,46 @@ async function bareServer(payloads: string): Promise<{ url: string; pid: number 
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => void child.kill('SIGTERM') };
 }
 
-function closeAll(sockets: Socket[]): void {
-  for (const s of sockets) s.close();
+/**
+ * With BENCH_SERVER_FLAGS set (profiling), each phase's start on stderr as the monotonic clock in
+ * microseconds: the clock of a `--cpu-prof` profile's timestamps, to cut it per phase.
+ */
+function mark(server: string, step: string): void {
+  if (process.env.BENCH_SERVER_FLAGS) process.stderr.write(`BENCH_MARK ${server} ${step} ${process.hrtime.bigint() / 1000n}\n`);
 }
 
 /** Connect every client, measure ticks, close them; the server's and the clients' CPU per step. */
-async function phase(url: string, pid: number | undefined, tokens: string[]) {
+async function phase(name: string, url: string, pid: number | undefined, tokens: string[]) {
+  const fleet = new ClientFleet(url, tokens, CLIENT, WORKERS, CONCURRENCY, PAIR);
   let meter = cpuMeter(pid);
-  const { connectMs, failed, sockets } = await connectAll(url, tokens);
+  mark(name, 'connect');
+  const { connectMs, failed, ticksWhileConnecting } = await fleet.connect(CONNECT_DEADLINE_MS);
   const connectCpu = meter();
   meter = cpuMeter(pid);
-  const ticks = await tickLatency(sockets, TICK_SECONDS, 10);
+  mark(name, 'ticks');
+  const t = await fleet.ticks(TICK_SECONDS);
   const ticksCpu = meter();
-  closeAll(sockets);
-  sockets.length = 0;
+  mark(name, 'end');
+  await fleet.close();
   await sleep(500);
-  return { clients: { connectMs, failed }, connectCpu, ticks, ticksCpu };
+  const ticks = {
+    p99: percentile(t.latencies, 99),
+    p50: percentile(t.latencies, 50),
+    perTick: t.ticks ? t.messages / t.ticks : NaN,
+    outOfOrder: t.outOfOrder,
+    received: t.ticks,
+    expected: tokens.length * TICK_SECONDS * 10,
+  };
+  // The server's CPU per connect net of the ticks it wrote meanwhile (every connected socket gets
+  // 10 a second, so a slower connect phase costs more CPU for that alone): the tick phase's CPU
+  // per received price_update (fan-out and the server's own ticking) times those received while connecting.
+  const perTickCpu = ticks.received ? ticksCpu.server / ticks.received : NaN;
+  const connectNet = (connectCpu.server - perTickCpu * ticksWhileConnecting) / tokens.length;
+  return { clients: { connectMs, failed }, connectCpu, connectNet, ticks, ticksCpu };
 }
+
+const perSocket = (cpuSeconds: number, n: number) => `${((cpuSeconds * 1000) / n).toFixed(2)} ms`;
+const perTick = (cpuSeconds: number, n: number) => `${((cpuSeconds * 1e6) / n).toFixed(1)} us`;
 
 async function main() {
   const dir = tempDir('sock');
@@ -151,7 +127,7 @@ async function main() {
   const serverFirst = process.env.BENCH_SOCKETS_ORDER === 'server-first';
   const runBare = async () => {
     const bare = await bareServer(payloads);
-    const out = await phase(bare.url, bare.pid, tokens);
+    const out = await phase('bare', bare.url, bare.pid, tokens);
     bare.stop();
     await sleep(500);
     return out;
@@ -160,7 +136,7 @@ async function main() {
 
   const server = await childServer(dir, { SIM_TICKS_PER_SECOND: '10', SOCKETS_PER_IP: String(N + 100) });
   try {
-    const ours = await phase(server.baseUrl, server.child.pid, tokens);
+    const ours = await phase('ours', server.baseUrl, server.child.pid, tokens);
     const { clients, connectCpu, ticks, ticksCpu } = ours;
     const bareRun = bareFirst ?? (await runBare());
     const { clients: bareClients, connectCpu: bareConnectCpu, ticks: bareTicks, ticksCpu: bareTicksCpu } = bareRun;
@@ -172,7 +148,7 @@ async function main() {
       baseline: `bare socket.io, same messages: ${(bareClients.connectMs / 1000).toFixed(1)} s${bareClients.failed ? ` (${bareClients.failed} failed)` : ''}`,
       goal: `${N.toLocaleString('en')} in <= 20 s`,
       met: clients.failed === 0 && clients.connectMs <= 20_000,
-      note: `ratio to bare ${(clients.connectMs / bareClients.connectMs).toFixed(2)}x; ${cpuText(connectCpu, clients.connectMs / 1000)}; bare: ${cpuText(bareConnectCpu, bareClients.connectMs / 1000)}`,
+      note: `ratio to bare ${(clients.connectMs / bareClients.connectMs).toFixed(2)}x; server CPU per socket ${perSocket(connectCpu.server, N)} (bare ${perSocket(bareConnectCpu.server, N)}), net of the ticks written meanwhile ${perSocket(ours.connectNet, 1)} (bare ${perSocket(bareRun.connectNet, 1)}: ${(ours.connectNet / bareRun.connectNet).toFixed(2)}x); ${cpuText(connectCpu, clients.connectMs / 1000)}; bare: ${cpuText(bareConnectCpu, bareClients.connectMs / 1000)}; clients: ${CLIENT} in ${WORKERS} worker thread(s)`,
     });
     const ratio = ticks.p99 / bareTicks.p99;
     emit({
@@ -182,7 +158,7 @@ async function main() {
       baseline: `bare socket.io, the same two messages per tick: p99 ${ms(bareTicks.p99)} (p50 ${ms(bareTicks.p50)})`,
       goal: 'p99 <= 100 ms (or within 1.2x of the bare broadcast), none out of order',
       met: ticks.outOfOrder === 0 && (ticks.p99 <= 100 || ratio <= 1.2),
-      note: `ratio to bare ${ratio.toFixed(2)}x; received ${ticks.received} of ~${ticks.expected} price_update (bare ${bareTicks.received}, ${bareTicks.outOfOrder} out of order); ${cpuText(ticksCpu, TICK_SECONDS)}; bare: ${cpuText(bareTicksCpu, TICK_SECONDS)}`,
+      note: `ratio to bare ${ratio.toFixed(2)}x; server CPU per socket-tick ${perTick(ticksCpu.server, ticks.received)} (bare ${perTick(bareTicksCpu.server, bareTicks.received)}: ${(ticksCpu.server / ticks.received / (bareTicksCpu.server / bareTicks.received)).toFixed(2)}x); received ${ticks.received} of ~${ticks.expected} price_update (bare ${bareTicks.received}, ${bareTicks.outOfOrder} out of order); ${cpuText(ticksCpu, TICK_SECONDS)}; bare: ${cpuText(bareTicksCpu, TICK_SECONDS)}`,
     });
 
     // Flood: one anonymous socket, F select_pair events as fast as it can write them.

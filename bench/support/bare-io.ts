@@ -10,7 +10,7 @@
  * work as against the real server: the same connect events with the same payloads, pairs_rates to
  * everyone every second, and per tick price_update then new_price (time and price moving). The
  * server side is the least socket.io needs for those bytes, so the baseline is a floor and never
- * flatters the real server: init_candles is encoded once, each tick's two packets are written to a
+ * flatters the real server: the connect events and init_candles are encoded once, each tick's two packets are written to a
  * socket in one write and pairs_rates rides on the next tick (server/http/tick-broadcast.ts, the
  * write path the real server uses).
  */
@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { TickPiggyback, broadcastTick } from '../../server/http/tick-broadcast';
+import { SharedPackets } from '../../server/http/shared-packets';
 
 const ticks = Number(process.env.TICKS ?? 10);
 const payloadsFile = process.env.BARE_PAYLOADS;
@@ -44,10 +45,13 @@ if (!payloadsFile) {
   type Writable = { client: { writeToEngine(packets: unknown[], opts: Record<string, unknown>): void } };
   const candlesOpts: Record<string, unknown> = { preEncoded: true };
   const candlesPackets = (io.of('/').adapter as unknown as Adapter)._encode({ type: 2, data: ['init_candles', p.init_candles], nsp: '/' }, candlesOpts);
+  // The connect events encoded once too (the payloads never change here), as the real server
+  // encodes its own once per version (server/http/shared-packets.ts).
+  const shared = new SharedPackets(io);
   io.on('connection', (socket: Socket) => {
-    socket.emit('init_valuts', p.init_valuts);
-    socket.emit('init_pairs', p.init_pairs);
-    socket.emit('pairs_rates', p.pairs_rates);
+    shared.send(socket, 'init_valuts', 'fixed', () => p.init_valuts);
+    shared.send(socket, 'init_pairs', 'fixed', () => p.init_pairs);
+    shared.send(socket, 'pairs_rates', 'fixed', () => p.pairs_rates);
     socket.on('provide_token', () => undefined);
     socket.on('select_pair', () => {
       void socket.join('pair');

@@ -14,7 +14,7 @@ import * as v from 'valibot';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { AppContext, ServerModule } from '../context';
 import { ok, ErrorText } from '../../contract/envelope';
-import { CandlesQuerySchema, MarketErrorText, type PairStatus } from '../../contract/market';
+import { CandlesQuerySchema, MarketErrorText, type PairStatus, type Rate } from '../../contract/market';
 import { batchWithTicks } from '../domain/market/tick-chain';
 import { SelectPairSchema, type NewPrice, type PairsChanged, type PairsRates, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
@@ -102,6 +102,33 @@ async function selectPair(
   ctx.log.debug({ socket: socket.id, pair_code, timeframe }, 'pair selected');
 }
 
+/**
+ * The rates map sent on connect, with a version that changes when a rate does: every connect
+ * encoded the ~2 KB map anew for its socket; now sockets connecting between two ticks share one
+ * encoding (http/shared-packets.ts). Comparing the ~60 rates costs far less than encoding them.
+ */
+class RatesVersion {
+  private last: Rate[] = [];
+  private n = 0;
+
+  constructor(private readonly m: Market) {}
+
+  version(): string {
+    const now = this.m.rates();
+    const same = now.length === this.last.length && now.every((r, i) => r.pair_code === this.last[i].pair_code && r.current_price === this.last[i].current_price);
+    if (!same) {
+      this.last = now;
+      this.n++;
+    }
+    return `rates:${this.n}`;
+  }
+
+  /** The rates `version()` last named. */
+  payload(): PairsRates {
+    return { rates: this.last };
+  }
+}
+
 const rateTimers = new WeakMap<AppContext, NodeJS.Timeout>();
 const ratesSenders = new WeakMap<AppContext, TickPiggyback>();
 
@@ -133,12 +160,14 @@ export const marketModule: ServerModule = {
     const shared = new SharedPackets(io);
     const rates = new TickPiggyback(io, RATES_GRACE_MS);
     ratesSenders.set(ctx, rates);
+    const connectRates = new RatesVersion(m);
 
     io.on('connection', (socket) => {
       marketState(socket);
       // Encoded once while the pairs (and their quote states) stay the same.
       shared.send(socket, 'init_pairs', m.pairsVersion(), () => ({ pairs: m.listPairs() }));
-      socket.emit('pairs_rates', { rates: m.rates() });
+      // The rates as they are now, encoded once while they stay the same (a tick changes them).
+      shared.send(socket, 'pairs_rates', connectRates.version(), () => connectRates.payload());
       // At most one select_pair runs per socket; a newer one replaces any still waiting (only the
       // latest choice matters), and nothing runs for a socket that has gone.
       type Selection = { pair_code: string; timeframe: Timeframe };

@@ -196,14 +196,13 @@ export async function applyPasswordChange(
   else await revokeAllFamilies(trx, userId, 'password_reset', now);
 }
 
-/** Whether an access token's session is alive: family known, matching, unrevoked, user present, password unchanged since. */
-export async function isFamilyActive(db: DB, claims: AccessClaims): Promise<boolean> {
-  const row = await familyRow.first(db, { family: claims.family, user_id: claims.userId, session_type: claims.sessionType });
-  return !!row && Number(row.auth_time) >= Number(row.password_changed_at);
-}
-
-// Asked on every authenticated request: built once (server/db/prepared.ts).
-const familyRow = prepared((db, p: { family: string; user_id: number; session_type: string }) =>
+/**
+ * isFamilyActive's read, built and compiled once (db/prepared.ts): Kysely built and compiled it on
+ * every call, ~95 % of the check's CPU in a profile of 2,000 sockets connecting (the read itself
+ * the rest; docs/performance.md, "Seventh pass"). Every provide_token, get_userdata and
+ * authenticated HTTP request checks its session.
+ */
+const familyRow = prepared((db, p: { family: string; user_id: number; session_type: SessionType }) =>
   db
     .selectFrom('auth_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -213,6 +212,12 @@ const familyRow = prepared((db, p: { family: string; user_id: number; session_ty
     .where('s.session_type', '=', p.session_type)
     .where('s.revoked_at', 'is', null),
 );
+
+/** Whether an access token's session is alive: family known, matching, unrevoked, user present, password unchanged since. */
+export async function isFamilyActive(db: DB, claims: AccessClaims): Promise<boolean> {
+  const row = await familyRow.first(db, { family: claims.family, user_id: claims.userId, session_type: claims.sessionType });
+  return !!row && Number(row.auth_time) >= Number(row.password_changed_at);
+}
 
 /** The key `activeFamilies` answers with for one access token's session. */
 export const familyKey = (claims: AccessClaims) => `${claims.family}|${claims.userId}|${claims.sessionType}`;
