@@ -68,7 +68,10 @@ async function bareServer(payloads: string): Promise<{ url: string; pid: number 
   child.stdout!.on('data', (d) => (out += d));
   await until(() => /BARE_PORT \d+/.test(out), 30_000);
   const port = /BARE_PORT (\d+)/.exec(out)?.[1];
-  if (!port) throw new Error('bare socket.io server did not start');
+  if (!port) {
+    child.kill('SIGKILL');
+    throw new Error('bare socket.io server did not start');
+  }
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => void child.kill('SIGTERM') };
 }
 
@@ -127,10 +130,13 @@ async function main() {
   const serverFirst = process.env.BENCH_SOCKETS_ORDER === 'server-first';
   const runBare = async () => {
     const bare = await bareServer(payloads);
-    const out = await phase('bare', bare.url, bare.pid, tokens);
-    bare.stop();
-    await sleep(500);
-    return out;
+    // Stopped however the phase ends: a bare server left running holds this process's output open.
+    try {
+      return await phase('bare', bare.url, bare.pid, tokens);
+    } finally {
+      bare.stop();
+      await sleep(500);
+    }
   };
   const bareFirst = serverFirst ? null : await runBare();
 
