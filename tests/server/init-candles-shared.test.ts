@@ -3,30 +3,16 @@
  * meanwhile (server/http/init-candles-packets.ts): every socket gets the same, current history,
  * and a tick in between is never hidden by the shared answer.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Socket } from 'socket.io-client';
-import { PushFeed } from '../../server/domain/market/push-feed';
-import { nextEvent, startTestServer, type TestServer } from '../support/server';
+import { describe, expect, it, vi } from 'vitest';
+import { nextEvent } from '../support/server';
+import { pushFeedServer } from '../support/push-feed-server';
 import type { InitCandles } from '../../contract/socket';
 
-let server: TestServer;
-let feed: PushFeed;
-const opened: Socket[] = [];
-
-beforeAll(async () => {
-  feed = new PushFeed();
-  server = await startTestServer({}, { marketFeed: feed });
-  await server.ctx.services.market.whenStarted();
-});
-
-afterAll(async () => {
-  for (const s of opened) s.disconnect();
-  await server.close();
-});
+const f = pushFeedServer();
 
 async function select(pair_code: string, timeframe: string): Promise<InitCandles> {
-  const socket = await server.socket();
-  opened.push(socket);
+  const socket = await f.server.socket();
+  f.opened.push(socket);
   const answer = nextEvent<InitCandles>(socket, 'init_candles', 5000, (p) => p.pair_code === pair_code);
   socket.emit('select_pair', { pair_code, timeframe });
   return answer;
@@ -35,7 +21,7 @@ async function select(pair_code: string, timeframe: string): Promise<InitCandles
 describe('init_candles shared between sockets', () => {
   it('sends every socket the history as it is at its answer, however many ask', async () => {
     const t0 = Math.floor(Date.now() / 5000) * 5000 + 100; // early in a 5 s candle
-    feed.push('EURUSD', 1.1, t0);
+    f.feed.push('EURUSD', 1.1, t0);
     const first = await select('EURUSD', '5s');
     expect(first.candles.at(-1)?.close).toBe(1.1);
 
@@ -44,11 +30,11 @@ describe('init_candles shared between sockets', () => {
     for (const answer of same) expect(answer).toEqual(first);
 
     // A tick in the same candle (changed in place) and one opening the next: each is in the next answer.
-    feed.push('EURUSD', 1.25, t0 + 1);
+    f.feed.push('EURUSD', 1.25, t0 + 1);
     const afterInPlace = await select('EURUSD', '5s');
     expect(afterInPlace.candles.at(-1)).toMatchObject({ close: 1.25, high: 1.25, timestamp: first.candles.at(-1)?.timestamp });
     expect(afterInPlace.candles.length).toBe(first.candles.length);
-    feed.push('EURUSD', 1.05, t0 + 6_000);
+    f.feed.push('EURUSD', 1.05, t0 + 6_000);
     const afterNext = await select('EURUSD', '5s');
     expect(afterNext.candles.at(-1)?.close).toBe(1.05);
     expect(afterNext.candles.length).toBe(first.candles.length + 1);
@@ -61,7 +47,7 @@ describe('init_candles shared between sockets', () => {
 
   it('answers a history held in memory without reading or copying the candles for the socket', async () => {
     const first = await select('GBPUSD', '1m');
-    const market = server.ctx.services.market;
+    const market = f.server.ctx.services.market;
     const read = vi.spyOn(market, 'candles');
     try {
       const again = await Promise.all([select('GBPUSD', '1m'), select('GBPUSD', '1m')]);

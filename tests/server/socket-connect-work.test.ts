@@ -6,34 +6,21 @@
  *   - pairs_rates on connect is encoded once while the rates stay the same (not per socket), and a
  *     socket connecting after a tick gets the new rates.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Socket as ServerSocket } from 'socket.io';
-import { io as connectSocket, type Socket } from 'socket.io-client';
-import { PushFeed } from '../../server/domain/market/push-feed';
-import { nextEvent, startTestServer, type TestServer } from '../support/server';
+import { io as connectSocket } from 'socket.io-client';
+import { nextEvent } from '../support/server';
+import { pushFeedServer } from '../support/push-feed-server';
 import { register } from '../support/auth';
 import type { PairsRates } from '../../contract/socket';
 
-let server: TestServer;
-let feed: PushFeed;
-const opened: Socket[] = [];
-
-beforeAll(async () => {
-  feed = new PushFeed();
-  server = await startTestServer({}, { marketFeed: feed });
-  await server.ctx.services.market.whenStarted();
-});
-
-afterAll(async () => {
-  for (const s of opened) s.disconnect();
-  await server.close();
-});
+const f = pushFeedServer();
 
 /** A new socket and the pairs_rates it gets on connect. */
 async function connectRates(): Promise<PairsRates> {
   // Listening before connecting: pairs_rates can come with the connect packet.
-  const socket = connectSocket(server.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true, autoConnect: false });
-  opened.push(socket);
+  const socket = connectSocket(f.server.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true, autoConnect: false });
+  f.opened.push(socket);
   const rates = nextEvent<PairsRates>(socket, 'pairs_rates');
   socket.connect();
   return rates;
@@ -41,11 +28,11 @@ async function connectRates(): Promise<PairsRates> {
 
 describe('socket connect work', () => {
   it('checks a session with a query compiled once, and still tells sessions apart', async () => {
-    const user = await register(server);
-    const other = await register(server);
-    const { tokens, services, db } = server.ctx;
-    const claims = (await tokens.verify(user.token, server.ctx.now()))!;
-    const otherClaims = (await tokens.verify(other.token, server.ctx.now()))!;
+    const user = await register(f.server);
+    const other = await register(f.server);
+    const { tokens, services, db } = f.server.ctx;
+    const claims = (await tokens.verify(user.token, f.server.ctx.now()))!;
+    const otherClaims = (await tokens.verify(other.token, f.server.ctx.now()))!;
     expect(await services.sessions.isActive(claims)).toBe(true);
 
     const built = vi.spyOn(db, 'selectFrom');
@@ -60,16 +47,16 @@ describe('socket connect work', () => {
       built.mockRestore();
     }
 
-    const logout = await server.api('POST', '/api/platform/auth/logout', { refresh_token: user.refreshToken }, user.token);
+    const logout = await f.server.api('POST', '/api/platform/auth/logout', { refresh_token: user.refreshToken }, user.token);
     expect(logout.status).toBe(200);
     expect(await services.sessions.isActive(claims)).toBe(false);
     expect(await services.sessions.isActive(otherClaims)).toBe(true);
   });
 
   it('encodes pairs_rates on connect once while the rates stay the same, anew after a tick', async () => {
-    feed.push('EURUSD', 1.1);
+    f.feed.push('EURUSD', 1.1);
     await new Promise((r) => setTimeout(r, 20));
-    const market = server.ctx.services.market;
+    const market = f.server.ctx.services.market;
     const emitted = vi.spyOn(ServerSocket.prototype, 'emit');
     try {
       const first = await connectRates();
@@ -78,7 +65,7 @@ describe('socket connect work', () => {
       const same = await Promise.all([connectRates(), connectRates(), connectRates()]);
       for (const answer of same) expect(answer).toEqual(first);
 
-      feed.push('EURUSD', 1.2);
+      f.feed.push('EURUSD', 1.2);
       await new Promise((r) => setTimeout(r, 20));
       const after = await connectRates();
       expect(after.rates.find((r) => r.pair_code === 'EURUSD')?.current_price).toBe(1.2);

@@ -2,28 +2,15 @@
  * A tick goes to a socket as price_update then new_price of its timeframe, both encoded once per
  * tick and written to the socket's connection in one write (server/http/tick-broadcast.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { PushFeed } from '../../server/domain/market/push-feed';
-import { nextEvent, startTestServer, type TestServer } from '../support/server';
+import { nextEvent } from '../support/server';
+import { pushFeedServer } from '../support/push-feed-server';
 import type { InitCandles } from '../../contract/socket';
 import { TickPiggyback, broadcastTick } from '../../server/http/tick-broadcast';
 
-let server: TestServer;
-let feed: PushFeed;
-const opened: Socket[] = [];
+const f = pushFeedServer();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-beforeAll(async () => {
-  feed = new PushFeed();
-  server = await startTestServer({}, { marketFeed: feed });
-  await server.ctx.services.market.whenStarted();
-});
-
-afterAll(async () => {
-  for (const s of opened) s.disconnect();
-  await server.close();
-});
 
 interface Recorded {
   socket: Socket;
@@ -35,8 +22,8 @@ interface Recorded {
 }
 
 async function selected(pair_code: string, timeframe: string): Promise<Recorded> {
-  const socket = await server.socket();
-  opened.push(socket);
+  const socket = await f.server.socket();
+  f.opened.push(socket);
   const answer = nextEvent<InitCandles>(socket, 'init_candles', 5000, (p) => p.pair_code === pair_code);
   socket.emit('select_pair', { pair_code, timeframe });
   await answer;
@@ -45,7 +32,7 @@ async function selected(pair_code: string, timeframe: string): Promise<Recorded>
     if (name === 'price_update' || name === 'new_price') events.push({ name, payload });
   });
   // The server's end of this socket's connection (engine.io websocket transport -> ws -> net.Socket).
-  const serverSide = server.ctx.io!.of('/').sockets.get(socket.id!) as unknown as {
+  const serverSide = f.server.ctx.io!.of('/').sockets.get(socket.id!) as unknown as {
     conn: { transport: { socket: { _socket: { write: (...args: unknown[]) => boolean } } } };
   };
   const tcp = serverSide.conn.transport.socket._socket;
@@ -69,15 +56,15 @@ async function selected(pair_code: string, timeframe: string): Promise<Recorded>
 describe('tick broadcast', () => {
   it('sends each socket price_update then its timeframe new_price, in one write per tick', async () => {
     const base = Math.floor(Date.now() / 60_000) * 60_000 + 100;
-    feed.push('EURUSD', 1.1, base);
-    feed.push('GBPUSD', 1.3, base);
+    f.feed.push('EURUSD', 1.1, base);
+    f.feed.push('GBPUSD', 1.3, base);
     const five = await selected('EURUSD', '5s');
     const minute = await selected('EURUSD', '1m');
     const other = await selected('GBPUSD', '5s');
 
     const prices = [1.11, 1.12, 1.09];
     for (const [i, price] of prices.entries()) {
-      feed.push('EURUSD', price, base + 1 + i);
+      f.feed.push('EURUSD', price, base + 1 + i);
       await sleep(30);
     }
     await sleep(100);
@@ -105,7 +92,7 @@ describe('tick broadcast', () => {
     r.socket.onAny((name: string) => {
       if (name !== 'pairs_rates') got.push(name);
     });
-    const io = server.ctx.io!;
+    const io = f.server.ctx.io!;
     const serverSide = io.of('/').sockets.get(r.socket.id!)!;
     // Written by engine.io now; its transport stays busy until the write's callback.
     serverSide.emit('pair_status', { pair_code: 'EURUSD', quotes: 'live' });
@@ -121,7 +108,7 @@ describe('tick broadcast', () => {
   it('writes pairs_rates in front of a socket\'s next tick, in the same write, and on its own to the others after the grace', async () => {
     const onPair = await selected('EURUSD', '5s');
     const idle = await selected('GBPUSD', '5s');
-    const io = server.ctx.io!;
+    const io = f.server.ctx.io!;
     const piggyback = new TickPiggyback(io, 80);
     const marked = (name: string, payload: any) => name !== 'pairs_rates' || payload?.marker === 1;
     const seen = (r: Recorded) => {
