@@ -5,7 +5,7 @@
  * not re-create it. The chart itself is a stand-in here that counts its mounts.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import type { CandleChartProps } from '../../src/features/trading/CandleChart';
 import { ChartPanel } from '../../src/features/trading/ChartPanel';
 import { EURUSD } from '../machines/trading-fixtures';
@@ -46,7 +46,8 @@ describe('chart panel: the chart is created with its first history', () => {
     const timeframe = (chart.getSnapshot().context as { timeframe: string }).timeframe;
     act(() => app.push('init_candles', { pair_code: 'EURUSD', timeframe, candles: [candle(60, timeframe), candle(120, timeframe)] }));
     expect((await screen.findByTestId('candle-chart')).getAttribute('data-candles')).toBe('2');
-    expect(mounts.count).toBe(1);
+    // The chart is created in a transition: its mount effect may run after the element is in the page.
+    await waitFor(() => expect(mounts.count).toBe(1));
 
     // Another timeframe: its candles load while the chart stays.
     act(() => app.child('pairs').send({ type: 'pairs.timeframeSelected', timeframe: timeframe === '5m' ? '1m' : '5m' }));
