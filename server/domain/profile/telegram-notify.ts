@@ -52,15 +52,9 @@ async function recipients(db: DB, userIds: readonly number[]): Promise<Map<numbe
   return new Map(rows.map((r) => [Number(r.user_id), recipientOf(r)]));
 }
 
-async function recipient(db: DB, userId: number): Promise<Recipient | null> {
-  return (await recipients(db, [userId])).get(userId) ?? null;
-}
-
-/** Message the owner of a settled order; `to` when the caller has read the recipient already. */
-export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'order.settled'>, known?: Recipient | null): Promise<boolean> {
+/** Message the owner of a settled order at their linked chat `to`. */
+export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'order.settled'>, to: Recipient): Promise<boolean> {
   if (event.userId === null) return false;
-  const to = known === undefined ? await recipient(deps.db, event.userId) : known;
-  if (!to) return false;
   const order = await deps.db
     .selectFrom('orders')
     .select(['id', 'pair_human_code', 'direction', 'account', 'currency', 'stake', 'payout'])
@@ -82,11 +76,9 @@ export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, eve
   return safeSend(deps, deps.sender, to.chatId, text);
 }
 
-/** Message the owner of a payment whose status changed; `to` as for notifyOrderSettled. */
-export async function notifyPaymentStatus(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'payment.status'>, known?: Recipient | null): Promise<boolean> {
+/** Message the owner of a payment whose status changed at their linked chat `to`. */
+export async function notifyPaymentStatus(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'payment.status'>, to: Recipient): Promise<boolean> {
   if (event.userId === null) return false;
-  const to = known === undefined ? await recipient(deps.db, event.userId) : known;
-  if (!to) return false;
   const facts = await paymentStatusFacts(deps.db, event.userId, event);
   if (!facts) return false;
   const text = paymentStatusText(to.lang, facts);
