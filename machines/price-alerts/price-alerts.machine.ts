@@ -11,7 +11,9 @@
  * - `ready.idle` -(alerts.deleteRequested {alertId})-> `ready.deleting` (DELETE); success drops it
  *   (a 404 too: it is gone either way); another failure toasts it.
  * - `alerts.fired {alert}` (the price_alert push, on every open session) in any logged-in state
- *   marks the alert fired in the list and toasts the news (warning-coloured, kept 10 s).
+ *   marks the alert fired in the list and toasts the news (warning-coloured, kept 10 s). The
+ *   push can arrive before the answer that lists the alert (the create, or a list read): a
+ *   fired alert stays fired (`keepFired`).
  * - `alerts.formReset` clears `formError` (the dialog opened again).
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
@@ -58,6 +60,17 @@ export function waitingAlerts(alerts: readonly PriceAlert[]): PriceAlert[] {
   return alerts.filter((a) => a.fired_at_ms === null);
 }
 
+/**
+ * `alert` as the list should hold it: a waiting copy of an alert `known` already has as fired
+ * stays fired. The price_alert push can overtake the answer that lists the alert (it fires on the
+ * tick after it is stored, and the socket and the request are two connections), and an answer
+ * read before the firing must not undo it.
+ */
+export function keepFired(alert: PriceAlert, known: readonly PriceAlert[]): PriceAlert {
+  if (alert.fired_at_ms !== null) return alert;
+  return known.find((a) => a.alert_id === alert.alert_id && a.fired_at_ms !== null) ?? alert;
+}
+
 /** The toast of a fired alert; the view formats the prices in the reader's language. */
 export function firedToast(alert: PriceAlert): ToastRequest {
   return {
@@ -81,9 +94,16 @@ export const priceAlertsMachine = setup({
   },
   actions: {
     forget: assign({ alerts: [], formError: null, loadError: null }),
-    assignList: assign((_, list: AlertList) => ({ alerts: list.alerts, maxPending: list.max_pending, loadError: null })),
+    assignList: assign(({ context }, list: AlertList) => {
+      const alerts = list.alerts.map((a) => keepFired(a, context.alerts));
+      return { alerts: [...waitingAlerts(alerts), ...alerts.filter((a) => a.fired_at_ms !== null)], maxPending: list.max_pending, loadError: null };
+    }),
     assignLoadError: assign((_, params: { error: unknown }) => ({ loadError: errorText(params.error) ?? 'alerts.load_failed' })),
-    addAlert: assign(({ context }, alert: PriceAlert) => ({ alerts: [alert, ...context.alerts.filter((a) => a.alert_id !== alert.alert_id)], formError: null })),
+    addAlert: assign(({ context }, alert: PriceAlert) =>
+      keepFired(alert, context.alerts) === alert
+        ? { alerts: [alert, ...context.alerts.filter((a) => a.alert_id !== alert.alert_id)], formError: null }
+        : { formError: null },
+    ),
     assignFormError: assign((_, params: { error: unknown }) => ({ formError: errorText(params.error) ?? 'alerts.create_failed' })),
     clearFormError: assign({ formError: null }),
     dropAlert: assign(({ context }, params: { alertId: number }) => ({ alerts: context.alerts.filter((a) => a.alert_id !== params.alertId) })),

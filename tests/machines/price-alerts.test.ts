@@ -141,4 +141,32 @@ describe('priceAlerts', () => {
     ]);
     expect(firedToast(fired)).toEqual({ type: 'warning', messageKey: 'alerts.fired_above', params: { pair: 'EUR/USD', level: '1.16250', price: '1.16251' }, duration: 10_000 });
   });
+
+  it('an alert whose firing arrives before the answer that lists it stays fired', async () => {
+    // The create's answer comes after the push (the alert fired on the next tick).
+    let answer!: (a: PriceAlert) => void;
+    const { actor } = start({ create: () => new Promise<PriceAlert>((resolve) => (answer = resolve)) });
+    actor.send({ type: 'alerts.sessionStarted' });
+    await waitFor(actor, (s) => s.matches({ loggedIn: { ready: 'idle' } }));
+    actor.send({ type: 'alerts.createRequested', request });
+    await waitFor(actor, () => answer !== undefined);
+    const firedNew = alert(3, { direction: 'below', fired_at_ms: 1_760_000_200_000, fired_price: 1.14999 });
+    actor.send({ type: 'alerts.fired', alert: firedNew });
+    answer(alert(3, { direction: 'below' }));
+    await waitFor(actor, (s) => s.matches({ loggedIn: { ready: 'idle' } }));
+    expect(actor.getSnapshot().context.alerts.map((a) => [a.alert_id, a.fired_at_ms])).toEqual([
+      [1, null],
+      [2, null],
+      [3, firedNew.fired_at_ms],
+    ]);
+
+    // A list read from before the firing does not undo it either.
+    actor.send({ type: 'alerts.fired', alert: fired });
+    actor.send({ type: 'alerts.retryRequested' });
+    await waitFor(actor, (s) => s.matches({ loggedIn: { ready: 'idle' } }));
+    expect(actor.getSnapshot().context.alerts.map((a) => [a.alert_id, a.fired_at_ms])).toEqual([
+      [2, null],
+      [1, fired.fired_at_ms],
+    ]);
+  });
 });
