@@ -7,12 +7,7 @@
  * screenshots go to tests/e2e/screenshots/ for a person to look at.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { logIn, registerThroughForm, screenshot, uniqueUser } from './support/app';
-
-async function waitForChart(page: Page) {
-  await expect(page.getByRole('button', { name: /Choose another pair/ })).toBeVisible();
-  await expect(page.getByTestId('chart-text')).toContainText('last price');
-}
+import { logIn, registerThroughForm, screenshot, uniqueUser, waitForChart } from './support/app';
 
 /** lightweight-charts' table rows: one per pane, one per separator between panes, and the time axis. */
 async function paneCount(page: Page): Promise<number> {

@@ -11,7 +11,7 @@
  * Screenshots go to tests/e2e/screenshots/.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { registerThroughForm, screenshot, uniqueUser } from './support/app';
+import { registerThroughForm, screenshot, uniqueUser, waitForChart } from './support/app';
 
 /** Count every oscillator the page starts (the real AudioContext still plays them). */
 async function countTones(page: Page) {
@@ -42,11 +42,6 @@ async function recordToasts(context: BrowserContext) {
 const toastsOf = (page: Page) => page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
 
 const tones = (page: Page) => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
-
-async function waitForChart(page: Page) {
-  await expect(page.getByRole('button', { name: /Choose another pair/ })).toBeVisible();
-  await expect(page.getByTestId('chart-text')).toContainText('last price');
-}
 
 const activeCards = (page: Page) => page.locator('.trading-orders .order-card');
 
@@ -190,22 +185,21 @@ test('price alerts: set from the chart, list, delete, and a fired alert toasts o
   await dialog.getByRole('button', { name: 'Delete alert: EUR/USD above 9.50000' }).click();
   await expect(dialog.getByText('No alerts yet. Set one above.')).toBeVisible();
 
-  // One point below the price and one above (each set again if the price moved past it first):
-  // the next moves fire at least one of them.
+  // Two points below the price and two above, each set again if the price moved past it before
+  // the server checked it (the refusal is in plain words): the next moves fire at least one.
   const rows = dialog.getByRole('listitem');
+  const setAlert = dialog.getByRole('button', { name: 'Set alert' });
   for (const direction of ['below', 'above'] as const) {
     await dialog.getByRole('radio', { name: direction === 'below' ? 'Below' : 'Above' }).check();
-    for (let attempt = 0; attempt < 5; attempt++) {
+    const set = rows.filter({ hasText: `EUR/USD ${direction}` });
+    for (let attempt = 0; attempt < 10 && (await set.count()) === 0; attempt++) {
       const quote = Number((await dialog.getByText(/^Now /).textContent())?.replace(/[^\d.]/g, ''));
-      await price.fill((direction === 'below' ? quote - 0.00001 : quote + 0.00001).toFixed(5));
-      await dialog.getByRole('button', { name: 'Set alert' }).click();
-      const set = rows.filter({ hasText: `EUR/USD ${direction}` });
-      const created = await expect(set.first())
-        .toBeVisible({ timeout: 2000 })
-        .then(() => true)
-        .catch(() => false);
-      if (created) break;
+      await price.fill((direction === 'below' ? quote - 0.00002 : quote + 0.00002).toFixed(5));
+      await setAlert.click();
+      // Answered (the button is back from "Setting the alert…"): listed, or refused.
+      await expect(setAlert).toBeEnabled();
     }
+    await expect(set).toHaveCount(1);
   }
   await expect(rows).toHaveCount(2);
   await screenshot(page, 'trader-tools-alerts');

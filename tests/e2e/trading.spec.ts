@@ -8,7 +8,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { registerThroughForm, screenshot, uniqueUser } from './support/app';
+import { registerThroughForm, screenshot, uniqueUser, waitForChart } from './support/app';
 
 /** "$10,000.00", "-$0.12", "+$9.20", "10 000,00 $" -> cents, exactly (no float arithmetic on money). */
 function cents(text: string): number {
@@ -25,11 +25,6 @@ async function headerBalance(page: Page): Promise<{ type: string; cents: number 
   const type = (await box.locator('.balance-box-type').textContent()) ?? '';
   const amount = (await box.locator('.balance-box-amount').textContent()) ?? '';
   return { type: type.trim(), cents: cents(amount) };
-}
-
-async function waitForChart(page: Page) {
-  await expect(page.getByRole('button', { name: /Choose another pair/ })).toBeVisible();
-  await expect(page.getByTestId('chart-text')).toContainText('last price');
 }
 
 /** axe finds nothing on the trading screen (or the given dialog). */

@@ -63,6 +63,17 @@ export function latestMail(recipient: string): { subject: string; body: string }
   }
 }
 
+/**
+ * The trading screen's chart is up: the pair is chosen, the screen-reader summary has a price,
+ * and the chart itself is drawn (it is created when its first history arrives, after the price
+ * can already be on screen, so a test that reads or clicks the chart waits for its canvas).
+ */
+export async function waitForChart(page: Page) {
+  await expect(page.getByRole('button', { name: /Choose another pair/ })).toBeVisible();
+  await expect(page.getByTestId('chart-text')).toContainText('last price');
+  await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
+}
+
 export async function screenshot(page: Page, name: string) {
   const dir = path.resolve('tests/e2e/screenshots');
   fs.mkdirSync(dir, { recursive: true });
