@@ -51,45 +51,55 @@ const until = async (ok: () => boolean, ms = 4000) => {
   }
 };
 
+/** `count` closed orders of `userId` (what an order.settled event names). */
+async function settledOrders(userId: number, now: number, count: number, prefix: string): Promise<number[]> {
+  const orderIds: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = await db
+      .insertInto('orders')
+      .values({
+        user_id: userId,
+        client_request_id: `${prefix}-${i}`,
+        pair_code: 'EURUSD',
+        pair_human_code: 'EUR/USD',
+        direction: 'up',
+        account: 'demo',
+        currency: 'USD',
+        stake: 1_000,
+        payout_rate_bp: 9_200,
+        price_precision: 5,
+        expiry_seconds: 60,
+        accepted_at: now,
+        open_price: 1.1,
+        entry_tick_time: now,
+        entry_tick_seq: 1,
+        expires_at: now,
+        status: 'closed',
+        result: 'won',
+        payout: 1_920,
+        closed_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    orderIds.push(Number(row.id));
+  }
+  return orderIds;
+}
+
+async function linkTelegram(userId: number, chatId: number, now: number) {
+  await db
+    .insertInto('telegram_links')
+    .values({ user_id: userId, telegram_id: chatId, chat_id: chatId, username: 'trader', first_name: 'T', last_name: null, language_code: 'en', linked_at: now })
+    .execute();
+}
+
 describe('Telegram notifier queue', () => {
   it('hands settled orders to a slow Bot API without holding up the next listener; sends every message later, in order', async () => {
     const now = Date.now();
     const linked = await insertUserRow(db, 'tg-linked', now);
     const other = await insertUserRow(db, 'tg-other', now);
-    await db
-      .insertInto('telegram_links')
-      .values({ user_id: linked, telegram_id: 777001, chat_id: 777001, username: 'trader', first_name: 'T', last_name: null, language_code: 'en', linked_at: now })
-      .execute();
-    const orderIds: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const row = await db
-        .insertInto('orders')
-        .values({
-          user_id: linked,
-          client_request_id: `tg-${i}`,
-          pair_code: 'EURUSD',
-          pair_human_code: 'EUR/USD',
-          direction: 'up',
-          account: 'demo',
-          currency: 'USD',
-          stake: 1_000,
-          payout_rate_bp: 9_200,
-          price_precision: 5,
-          expiry_seconds: 60,
-          accepted_at: now,
-          open_price: 1.1,
-          entry_tick_time: now,
-          entry_tick_seq: 1,
-          expires_at: now,
-          status: 'closed',
-          result: 'won',
-          payout: 1_920,
-          closed_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      orderIds.push(Number(row.id));
-    }
+    await linkTelegram(linked, 777001, now);
+    const orderIds = await settledOrders(linked, now, 3, 'tg');
 
     const events = new EventDispatcher(db, 60_000);
     await events.start();
@@ -115,6 +125,35 @@ describe('Telegram notifier queue', () => {
     // One message per settled order of the linked user, in order; none for the user without a link.
     expect(sent.map((m) => m.chatId)).toEqual(orderIds.map(() => 777001));
     expect(sent.map((m) => orderIds.findIndex((id) => m.text.includes(`#${id}`)))).toEqual([0, 1, 2]);
+    stop();
+    await events.stop();
+  });
+
+  it('a message that cannot be made costs only itself, not the rest of its batch', async () => {
+    const now = Date.now();
+    const linked = await insertUserRow(db, 'tg-bad-event', now);
+    await linkTelegram(linked, 777002, now);
+    const [first, last] = await settledOrders(linked, now, 2, 'tg-bad');
+    const events = new EventDispatcher(db, 60_000);
+    await events.start();
+    const { sender, sent, open } = gatedSender();
+    open();
+    const errors: unknown[] = [];
+    const stop = startTelegramNotifier({ db, events, sender, log: { warn: () => undefined, error: (e: unknown) => void errors.push(e) } });
+
+    // Between two good events, one whose read throws: a payment.status whose transaction id is
+    // not a number (an outbox row the database driver cannot bind).
+    await transaction(db, async (trx) => {
+      await recordEvent(trx, 'order.settled', linked, { order_id: first!, result: 'won', payout: 19.2, currency: 'USD' }, now);
+      await recordEvent(trx, 'payment.status', linked, { transaction_id: { not: 'a number' } as unknown as number, status: 'completed', transaction_type: 'deposit' }, now);
+      await recordEvent(trx, 'order.settled', linked, { order_id: last!, result: 'won', payout: 19.2, currency: 'USD' }, now);
+    });
+    await events.poke();
+    await until(() => sent.length === 2 && errors.length === 1);
+    expect(sent.map((m) => [m.chatId, m.text.includes(`#${first}`), m.text.includes(`#${last}`)])).toEqual([
+      [777002, true, false],
+      [777002, false, true],
+    ]);
     stop();
     await events.stop();
   });

@@ -106,16 +106,24 @@ export function startTelegramNotifier(deps: NotifierDeps): () => void {
         dropped = 0;
       }
       const batch = queue.splice(0, NOTIFY_BATCH);
+      let to: Map<number, Recipient>;
       try {
-        const to = await recipients(deps.db, [...new Set(batch.map((e) => e.userId!))]);
-        for (const e of batch) {
-          const r = to.get(e.userId!);
-          if (!r || stopped) continue;
+        to = await recipients(deps.db, [...new Set(batch.map((e) => e.userId!))]);
+      } catch (err) {
+        deps.log.error({ err, events: batch.length }, 'telegram notifications failed: their recipients could not be read');
+        continue;
+      }
+      for (const e of batch) {
+        const r = to.get(e.userId!);
+        if (!r || stopped) continue;
+        // One message that cannot be made (a read that fails, an event it cannot read) costs
+        // only itself, not the rest of the batch.
+        try {
           if (e.type === 'order.settled') await notifyOrderSettled(deps, e, r);
           else await notifyPaymentStatus(deps, e, r);
+        } catch (err) {
+          deps.log.error({ err, event: e.id, type: e.type }, 'telegram notification failed');
         }
-      } catch (err) {
-        deps.log.error({ err }, 'telegram notifications failed');
       }
     }
     working = false;
