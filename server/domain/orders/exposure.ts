@@ -19,6 +19,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
 import { dialectOf, type Trx } from '../../db';
 import { conflict } from '../../http/errors';
+import { OPEN } from './wire';
 
 /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD). */
 export const DEFAULT_RISK_MAX_PAIR_LOSS_USD = 50_000;
@@ -61,7 +62,7 @@ async function openAggregates(trx: Trx, pairCode?: string): Promise<AggregateRow
       // winPayout (pricing.ts) in integer SQL: stake + floor(stake x rate_bp / 10000).
       eb.fn.sum<number>(eb(eb.ref('stake'), '+', eb(eb(eb.ref('stake'), '*', eb.ref('payout_rate_bp')), '/', eb.lit(10000)))).as('payouts'),
     ])
-    .where('status', '=', 'open')
+    .where('status', '=', OPEN)
     .where('account', '=', 'real');
   if (pairCode !== undefined) q = q.where('pair_code', '=', pairCode);
   const rows = await q.groupBy(['pair_code', 'direction', 'currency']).execute();

@@ -19,7 +19,7 @@ import type { Tick } from '../market/types';
 import { notFound } from '../../http/errors';
 import type { OrdersDeps } from './deps';
 import { closeQuote } from './early-close';
-import { ledgerAccount, toWireOrder, type OrderRow } from './wire';
+import { CLOSED, ledgerAccount, OPEN, toWireOrder, type OrderRow } from './wire';
 
 export function wire(deps: OrdersDeps, row: OrderRow): Order {
   return toWireOrder(row, row.status === 'open' ? deps.market.latestTick(row.pair_code) : undefined);
@@ -83,7 +83,7 @@ export async function listOrders(
   query: ListOrdersQuery,
 ): Promise<{ orders: Order[]; pagination: Pagination }> {
   let base = ordersOf(deps, userId);
-  if (query.status !== 'all') base = base.where('status', '=', query.status);
+  if (query.status !== 'all') base = base.where('status', '=', query.status === 'open' ? OPEN : CLOSED);
   if (query.symbol !== undefined) base = base.where('pair_code', '=', query.symbol);
   if (query.currency !== undefined) base = base.where('currency', '=', query.currency);
   if (query.trading_account !== 'all') base = base.where('account', '=', ledgerAccount(query.trading_account));

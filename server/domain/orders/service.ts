@@ -21,6 +21,7 @@ import { closeOrderEarly } from './early-close';
 import { placeOrder } from './placement';
 import { getOrder, listAllOrders, listOrders, orderTicks, wire } from './queries';
 import { SettlementScheduler } from './settlement';
+import { OPEN } from './wire';
 
 export class OrdersService {
   readonly scheduler: SettlementScheduler;
@@ -96,7 +97,7 @@ export class OrdersService {
     const row = await this.deps.db
       .selectFrom('orders')
       .select((eb) => eb.fn.min('accepted_at').as('t'))
-      .where('status', '=', 'open')
+      .where('status', '=', OPEN)
       .executeTakeFirst();
     return row?.t === null || row?.t === undefined ? null : Number(row.t);
   }

@@ -28,7 +28,7 @@ import { closeReasonOf, exitRule } from '../market/exit-rule';
 import type { OrdersDeps } from './deps';
 import { winPayout } from './pricing';
 import { BATCH_MAX, settleBatch, type DueOrder } from './settle-batch';
-import { outcomeOf, type OrderRow } from './wire';
+import { OPEN, outcomeOf, type OrderRow } from './wire';
 import type { OrderDirection, OrderResult } from '../../../contract/orders';
 import { fromMinor } from '../../../contract/money';
 import { findCurrency } from '../../../contract/currencies';
@@ -210,6 +210,15 @@ export async function settleExpiredOrder(deps: OrdersDeps, order: Pick<OrderRow,
   return row;
 }
 
+/**
+ * The open orders by expiry (those due by `dueBy` when given): the scheduler's start and its
+ * cluster scan. Searches the open orders' partial index (`OPEN` is a literal: wire.ts).
+ */
+export function openOrdersQuery(db: Trx, dueBy?: number) {
+  const q = db.selectFrom('orders').select(['id', 'pair_code', 'expires_at']).where('status', '=', OPEN);
+  return (dueBy === undefined ? q : q.where('expires_at', '<=', dueBy)).orderBy('expires_at');
+}
+
 interface Pending extends DueOrder {
   timer: NodeJS.Timeout | null;
   /** Settle alone (a retry after a failed batch). */
@@ -238,12 +247,7 @@ export class SettlementScheduler {
   async start(): Promise<void> {
     this.stopped = false;
     this.unsubscribe = this.deps.market.onTick((tick) => this.onTick(tick));
-    const open = await this.deps.db
-      .selectFrom('orders')
-      .select(['id', 'pair_code', 'expires_at'])
-      .where('status', '=', 'open')
-      .orderBy('expires_at')
-      .execute();
+    const open = await openOrdersQuery(this.deps.db).execute();
     // Overdue orders settle now, in batches (settle-batch.ts); a failed batch's orders are
     // retried one by one on a timer like any failed settlement.
     for (const o of open) {
@@ -267,14 +271,7 @@ export class SettlementScheduler {
     this.scanning = true;
     try {
       const now = this.deps.now();
-      const rows = await this.deps.db
-        .selectFrom('orders')
-        .select(['id', 'pair_code', 'expires_at'])
-        .where('status', '=', 'open')
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .limit(SCAN_LIMIT)
-        .execute();
+      const rows = await openOrdersQuery(this.deps.db, now).limit(SCAN_LIMIT).execute();
       if (this.stopped) return;
       const queued = new Set(this.queue.map((p) => p.id));
       let added = 0;

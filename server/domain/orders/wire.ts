@@ -3,7 +3,7 @@
  * uses, the win/tie/loss rule at the pair's precision, and the row -> wire Order mapping
  * (contract/orders.ts). Amounts leave here as decimals; inside they stay minor units.
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { OrdersTable } from '../../db/tables/orders';
 import type { Account } from '../ledger';
 import type { Tick } from '../market/types';
@@ -13,6 +13,16 @@ import { fromMinor } from '../../../contract/money';
 import { winPayout } from './pricing';
 
 export type OrderRow = Selectable<OrdersTable>;
+
+/**
+ * The order statuses as SQL literals, for every query on `orders` that names a status.
+ * `orders` has partial indexes of its open orders (`orders_open_expiry`, `orders_open_pair`:
+ * migration 014). With a bound status SQLite still finds them, but only by comparing the bound
+ * value while planning: binding a new value then expires the statement, and it is parsed and
+ * planned again on every run (~5-10 us; docs/database.md). A literal is planned once.
+ */
+export const OPEN = sql.lit('open');
+export const CLOSED = sql.lit('closed');
 
 export function ledgerAccount(tradingAccount: TradingAccount): Extract<Account, 'real' | 'demo'> {
   return tradingAccount === 'RealAccount' ? 'real' : 'demo';

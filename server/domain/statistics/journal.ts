@@ -9,6 +9,7 @@ import { fromMinor } from '../../../contract/money';
 import type { Journal, JournalGroup, JournalPeriod, PairBucket } from '../../../contract/statistics';
 import type { DB } from '../../db';
 import { localHour, periodStart, validZone } from './zone';
+import { CLOSED } from '../orders/wire';
 
 /** Orders that count: settled with a trading outcome (refunds are not trades). */
 const COUNTED = ['won', 'lost', 'tie', 'closed_early'] as const;
@@ -49,7 +50,7 @@ export async function buildJournal(db: DB, userId: number, period: JournalPeriod
     let q = db
       .selectFrom('orders')
       .where('user_id', '=', userId)
-      .where('status', '=', 'closed')
+      .where('status', '=', CLOSED)
       .where('result', 'in', [...COUNTED])
       .where('closed_at', '<=', now);
     if (from !== null) q = q.where('closed_at', '>=', from);
