@@ -2,11 +2,12 @@
  * Access token verification (server/domain/auth/tokens.ts): the HS256 signature is checked with
  * node:crypto's HMAC, synchronously, not through WebCrypto (an async thread-pool job per token,
  * a visible cost of every socket connect: docs/performance.md "Fifth pass"); the header and claim
- * rules stay jose's.
+ * rules stay jose's. A token that verified is remembered, and its time checks still hold on
+ * every use.
  */
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SignJWT, base64url } from 'jose';
+import { SignJWT, UnsecuredJWT, base64url } from 'jose';
 import { AccessTokens, CLOCK_SKEW_SECONDS } from '../../server/domain/auth/tokens';
 
 const SECRET = 'a-test-secret-of-some-length-0123456789';
@@ -89,5 +90,24 @@ describe('AccessTokens.verify', () => {
     for (const claims of bad) expect(await tokens.verify(handmade({ alg: 'HS256' }, claims), NOW), JSON.stringify(claims)).toBeNull();
     // The expiry holds to the second, without the skew.
     expect(await tokens.verify(handmade({ alg: 'HS256' }, good), (iat + TTL) * 1000)).toBeNull();
+  });
+
+  it('remembers a token that verified; its expiry and age still hold on every use', async () => {
+    const fresh = new AccessTokens(SECRET, TTL);
+    const token = handmade({ alg: 'HS256' }, good);
+    const decode = vi.spyOn(UnsecuredJWT, 'decode');
+    expect(await fresh.verify(token, NOW)).toMatchObject({ userId: 7, family: 'fam1' });
+    expect(await fresh.verify(token, NOW + 60_000)).toMatchObject({ userId: 7, family: 'fam1' });
+    expect(decode).toHaveBeenCalledTimes(1);
+    // The expiry to the second, and an iat further ahead of the clock than the skew, as before.
+    expect(await fresh.verify(token, (iat + TTL) * 1000)).toBeNull();
+    expect(await fresh.verify(token, (iat - CLOCK_SKEW_SECONDS - 1) * 1000)).toBeNull();
+    expect(await fresh.verify(token, (iat - CLOCK_SKEW_SECONDS) * 1000)).toMatchObject({ userId: 7 });
+    // The answer is a copy: what a caller does with it does not change the next one.
+    const claims = await fresh.verify(token, NOW);
+    claims!.userId = 99;
+    expect((await fresh.verify(token, NOW))?.userId).toBe(7);
+    // Another signature is another token (and a wrong one).
+    expect(await fresh.verify(`${token.slice(0, -2)}AA`, NOW)).toBeNull();
   });
 });
