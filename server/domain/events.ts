@@ -17,7 +17,7 @@
  * node that dies mid-delivery rolls back its claim: the rows are delivered again by another.
  */
 import type { DB, Trx } from '../db';
-import { preparedRows } from '../db/prepared';
+import { prepared, preparedRows } from '../db/prepared';
 
 export interface DomainEventMap {
   'balances.changed': { kind: string };
@@ -71,6 +71,11 @@ type Listener = (event: DomainEvent) => void | Promise<void>;
 
 /** Events read and delivered per step of a drain (the loop yields between steps). */
 export const DELIVERY_PAGE = 100;
+
+// The cursor's read, built once: a drain follows every commit of this process.
+const eventsAfter = prepared((db, p: { cursor: number }) =>
+  db.selectFrom('domain_events').selectAll().where('id', '>', p.cursor).orderBy('id').limit(DELIVERY_PAGE),
+);
 
 export interface DispatcherOptions {
   /** Claim undelivered rows instead of following a cursor (several nodes on PostgreSQL). */
@@ -137,18 +142,14 @@ export class EventDispatcher {
   private async drain(): Promise<void> {
     if (this.options.claim) return this.drainClaimed();
     for (;;) {
-      const rows = await this.db
-        .selectFrom('domain_events')
-        .selectAll()
-        .where('id', '>', this.cursor)
-        .orderBy('id')
-        .limit(DELIVERY_PAGE)
-        .execute();
-      if (rows.length === 0) return;
+      const rows = await eventsAfter.all(this.db, { cursor: this.cursor });
       for (const row of rows) {
         this.cursor = row.id;
         await this.deliver(row);
       }
+      // A short page was everything there was when it was read; what was recorded since poked
+      // (this process) or comes with the next poll (another one). No second read to find nothing.
+      if (rows.length < DELIVERY_PAGE) return;
       // A burst (thousands of settlements) is delivered a page at a time with the event loop
       // free in between: ticks and requests are not held up behind it.
       await new Promise<void>((resolve) => setImmediate(resolve));

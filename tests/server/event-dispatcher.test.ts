@@ -1,0 +1,76 @@
+/**
+ * The outbox's dispatcher in cursor mode (server/domain/events.ts): a poke after a commit
+ * delivers what is new, a page at a time and in order; a drain stops at a short page (it does
+ * not read again to find nothing), so it must not lose what is recorded while it delivers: an
+ * event recorded and poked meanwhile is delivered by that poke, one recorded elsewhere (no poke:
+ * another process) by the next poll. Real database (the project's), real dispatcher.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, transaction, type DB } from '../../server/db';
+import { DELIVERY_PAGE, EventDispatcher, recordEvent, recordEvents } from '../../server/domain/events';
+import { prepareDatabase, releaseDatabase } from '../support/test-database';
+
+let db: DB;
+let dir: string;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-dispatch-'));
+  db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
+});
+afterAll(async () => {
+  await db?.destroy();
+  await releaseDatabase(dir);
+});
+
+const until = async (ok: () => boolean, ms = 4000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('event dispatcher (cursor)', () => {
+  it('delivers several pages in order on one poke', async () => {
+    const events = new EventDispatcher(db, 60_000);
+    await events.start();
+    const heard: number[] = [];
+    events.on('alert.fired', (e) => void heard.push(e.payload.alert_id));
+    const count = DELIVERY_PAGE * 2 + 7;
+    await transaction(db, (trx) => recordEvents(trx, Array.from({ length: count }, (_, i) => ({ type: 'alert.fired', userId: null, payload: { alert_id: i } }))));
+    await events.poke();
+    expect(heard).toEqual(Array.from({ length: count }, (_, i) => i));
+    await events.stop();
+  });
+
+  it('an event recorded and poked while a delivery runs is delivered by that poke; one recorded without a poke, by the poll', async () => {
+    const events = new EventDispatcher(db, 60_000);
+    await events.start();
+    const heard: number[] = [];
+    events.on('alert.fired', async (e) => {
+      heard.push(e.payload.alert_id);
+      // The first event's listener commits another and pokes, as every ctx.tx does.
+      if (e.payload.alert_id === 1) {
+        await transaction(db, (trx) => recordEvent(trx, 'alert.fired', null, { alert_id: 2 }));
+        void events.poke();
+      }
+    });
+    await transaction(db, (trx) => recordEvent(trx, 'alert.fired', null, { alert_id: 1 }));
+    await events.poke();
+    await until(() => heard.length === 2);
+    expect(heard).toEqual([1, 2]);
+    await events.stop();
+
+    const polling = new EventDispatcher(db, 20);
+    await polling.start();
+    const late: number[] = [];
+    polling.on('alert.fired', (e) => void late.push(e.payload.alert_id));
+    await polling.poke();
+    await transaction(db, (trx) => recordEvent(trx, 'alert.fired', null, { alert_id: 3 }));
+    await until(() => late.length === 1);
+    expect(late).toEqual([3]);
+    await polling.stop();
+  });
+});
