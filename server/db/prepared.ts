@@ -41,8 +41,12 @@ export interface PreparedQuery<P, O> {
   all(trx: Trx, params: P): Promise<O[]>;
   /** The first row, or undefined. */
   first(trx: Trx, params: P): Promise<O | undefined>;
-  /** Run it: the rows (with `returning`) and the number of rows changed. */
-  run(trx: Trx, params: P): Promise<{ rows: O[]; changes: number }>;
+  /**
+   * Run it: the rows (with `returning`), the number of rows changed and, for an insert on
+   * SQLite, the new row's id (`insertId`: SQLite hands it over for free, where `returning` costs
+   * as much as the insert itself; PostgreSQL has no such thing, so ask it with `returning`).
+   */
+  run(trx: Trx, params: P): Promise<{ rows: O[]; changes: number; insertId?: number }>;
   /** The SQL text for `dialect` (tests, EXPLAIN). */
   sqlFor(trx: Trx): string;
 }
@@ -83,14 +87,18 @@ function execute<O>(trx: Trx, c: Compiled, valueOf: (slot: string, row: number) 
     const stmt = held.prepare(c.sql);
     if (stmt.reader) return Promise.resolve<QueryResult<O>>({ rows: stmt.all(parameters) as O[] });
     const r = stmt.run(parameters);
-    return Promise.resolve<QueryResult<O>>({ rows: [], numAffectedRows: BigInt(r.changes) });
+    return Promise.resolve<QueryResult<O>>({ rows: [], numAffectedRows: BigInt(r.changes), insertId: BigInt(r.lastInsertRowid) });
   }
   const query: CompiledQuery<O> = { sql: c.sql, query: c.query, queryId: c.queryId, parameters };
   return trx.executeQuery<O>(query);
 }
 
 /** SQLite reports no count for a statement with `returning` (it is read like a select): its rows are the rows changed. */
-const changesOf = <O>(r: QueryResult<O>) => ({ rows: r.rows, changes: r.numAffectedRows !== undefined ? Number(r.numAffectedRows) : r.rows.length });
+const changesOf = <O>(r: QueryResult<O>) => ({
+  rows: r.rows,
+  changes: r.numAffectedRows !== undefined ? Number(r.numAffectedRows) : r.rows.length,
+  ...(r.insertId !== undefined ? { insertId: Number(r.insertId) } : {}),
+});
 
 export function prepared<P extends Record<string, unknown>, O>(build: (db: Trx, p: P) => Compilable<O>): PreparedQuery<P, O> {
   const byDialect = new Map<SqlDialect, Compiled>();

@@ -12,7 +12,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { toMinor } from '../../../contract/money';
 import { OrderErrorText, type CreateOrder } from '../../../contract/orders';
 import type { Insertable } from 'kysely';
-import type { Trx } from '../../db';
+import { dialectOf, type Trx } from '../../db';
 import { prepared } from '../../db/prepared';
 import type { OrdersTable } from '../../db/tables/orders';
 import { badRequest, conflict, notFound } from '../../http/errors';
@@ -66,8 +66,7 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
       await checkPairRisk(trx, { pairCode: pair.pair_code, direction: input.direction, account, currency: currency.iso_code, stake, payoutRateBp: toBasisPoints(pair.payout_rate) }, deps.riskMaxPairLossUsd);
       const acceptedAt = deps.now();
       const payoutRateBp = toBasisPoints(pair.payout_rate);
-      // The stored row comes back with the insert (no second read).
-      const inserted = await insertOrder.first(trx, {
+      const order: NewOrder = {
         user_id: userId,
         client_request_id: requestId,
         pair_code: pair.pair_code,
@@ -84,8 +83,8 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
         open_price: tick.price,
         entry_tick_time: tick.time,
         entry_tick_seq: tick.seq,
-      });
-      if (!inserted) throw new Error('The order insert returned no row');
+      };
+      const inserted = await storeOrder(trx, order);
       // The entry tick goes into the tick log with the order (the market's batched write may
       // not happen before a crash), so the log can always be read back from it.
       await deps.market.logTick(trx, tick);
@@ -122,40 +121,63 @@ function findByRequestId(trx: Trx, userId: number, requestId: string): Promise<O
 const orderByRequestId = prepared((db, p: { user_id: number; request_id: string }) =>
   db.selectFrom('orders').selectAll().where('user_id', '=', p.user_id).where('client_request_id', '=', p.request_id),
 );
-type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & {
+export type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & {
   client_request_id: string | null;
 };
-const insertOrder = prepared((db, p: NewOrder) =>
-  db
-    .insertInto('orders')
-    .values({
-      user_id: p.user_id,
-      client_request_id: p.client_request_id,
-      pair_code: p.pair_code,
-      pair_human_code: p.pair_human_code,
-      direction: p.direction,
-      account: p.account,
-      currency: p.currency,
-      stake: p.stake,
-      payout_rate_bp: p.payout_rate_bp,
-      price_precision: p.price_precision,
-      expiry_seconds: p.expiry_seconds,
-      accepted_at: p.accepted_at,
-      expires_at: p.expires_at,
-      open_price: p.open_price,
-      entry_tick_time: p.entry_tick_time,
-      entry_tick_seq: p.entry_tick_seq,
-      status: 'open',
-      result: null,
-      close_reason: null,
-      close_price: null,
-      exit_tick_time: null,
-      exit_tick_seq: null,
-      payout: null,
-      closed_at: null,
-    })
-    .returningAll(),
-);
+const insertOrder = prepared((db, p: NewOrder) => {
+  const insert = db.insertInto('orders').values({
+    user_id: p.user_id,
+    client_request_id: p.client_request_id,
+    pair_code: p.pair_code,
+    pair_human_code: p.pair_human_code,
+    direction: p.direction,
+    account: p.account,
+    currency: p.currency,
+    stake: p.stake,
+    payout_rate_bp: p.payout_rate_bp,
+    price_precision: p.price_precision,
+    expiry_seconds: p.expiry_seconds,
+    accepted_at: p.accepted_at,
+    expires_at: p.expires_at,
+    open_price: p.open_price,
+    entry_tick_time: p.entry_tick_time,
+    entry_tick_seq: p.entry_tick_seq,
+    status: 'open',
+    result: null,
+    close_reason: null,
+    close_price: null,
+    exit_tick_time: null,
+    exit_tick_seq: null,
+    payout: null,
+    closed_at: null,
+  });
+  // SQLite hands over the new id with the insert; `returning` would cost as much as the insert.
+  return dialectOf(db) === 'postgres' ? insert.returning('id') : insert;
+});
+
+/**
+ * Insert a new open order and answer the row as stored: every column is what was written, the
+ * defaults the insert leaves out (`is_manual`) as the schema sets them, and the id the database
+ * gave it (no second read; tests/server/orders.test.ts compares it with the stored row).
+ */
+export async function storeOrder(trx: Trx, order: NewOrder): Promise<OrderRow> {
+  const { rows, insertId } = await insertOrder.run(trx, order);
+  const id = Number((rows[0] as { id?: number } | undefined)?.id ?? insertId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error('The order insert gave no id');
+  return {
+    id,
+    ...order,
+    status: 'open',
+    result: null,
+    close_reason: null,
+    close_price: null,
+    exit_tick_time: null,
+    exit_tick_seq: null,
+    payout: null,
+    closed_at: null,
+    is_manual: 0,
+  };
+}
 
 /** A request id names one order: reusing it for a different order is a client bug, not a retry. */
 function sameRequestOrThrow(row: OrderRow, input: CreateOrder, stake: number): OrderRow {
