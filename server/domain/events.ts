@@ -16,6 +16,7 @@
  * node through the socket.io adapter), and a row that commits late is simply claimed later. A
  * node that dies mid-delivery rolls back its claim: the rows are delivered again by another.
  */
+import { sql } from 'kysely';
 import type { DB, Trx } from '../db';
 import { prepared, preparedRows } from '../db/prepared';
 
@@ -74,7 +75,7 @@ export const DELIVERY_PAGE = 100;
 
 // The cursor's read, built once: a drain follows every commit of this process.
 const eventsAfter = prepared((db, p: { cursor: number }) =>
-  db.selectFrom('domain_events').selectAll().where('id', '>', p.cursor).orderBy('id').limit(DELIVERY_PAGE),
+  db.selectFrom('domain_events').selectAll().where('id', '>', p.cursor).orderBy('id').limit(sql.lit(DELIVERY_PAGE)),
 );
 
 export interface DispatcherOptions {
