@@ -26,11 +26,15 @@ export function normalisePrice(text: string): string {
   return text.trim().replace(/\s/g, '').replace(',', '.');
 }
 
+/**
+ * The bell is on the first frame, the priceAlerts actor is spawned a moment later (the app
+ * machine's `laterFeatures`): until it is there the bell shows no count and does not open.
+ */
 export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
   const t = useT();
-  const alerts = usePriceAlertsActor();
+  const alerts = useChild('priceAlerts');
   const [open, setOpen] = useState(false);
-  const waiting = useSelector(alerts, (s) => waitingAlerts(s.context.alerts).filter((a) => a.pair_code === pairCode).length);
+  const waiting = useSelector(alerts, (s) => (s ? waitingAlerts(s.context.alerts).filter((a) => a.pair_code === pairCode).length : 0));
   return (
     <>
       <span className="price-alert-button">
@@ -39,7 +43,7 @@ export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
           size="sm"
           icon="bell"
           label={waiting > 0 ? t('alerts.button_with_count', { count: waiting }) : t('alerts.button')}
-          disabled={!pairCode}
+          disabled={!pairCode || !alerts}
           onClick={() => setOpen(true)}
         />
         {waiting > 0 ? (
@@ -48,7 +52,7 @@ export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
           </span>
         ) : null}
       </span>
-      {open && pairCode ? <PriceAlertDialog pairCode={pairCode} onClose={() => setOpen(false)} /> : null}
+      {open && pairCode && alerts ? <PriceAlertDialog pairCode={pairCode} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }
