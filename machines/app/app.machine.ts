@@ -7,14 +7,10 @@
  * Features (region `features`): what only a logged-in person uses is not loaded with the first
  * page. The first `session.loggedIn` invokes `loadFeatures` (the composition root loads the
  * feature chunk and provides the children's logic, see features.ts); when it is done the
- * long-lived feature children of the first frame are spawned, each with its systemId: 'socket',
- * 'pairs' (which owns the candles actor 'chart'), 'orderPlacement', 'orders', 'traderPrefs' and
- * 'chartSetup'; if the session is still open the socket connects with its token and trading
- * starts with its user. The features the first frame does not read, 'paymentMethods',
- * 'transactions' and 'priceAlerts' (region `laterFeatures`), are spawned `laterFeaturesDelay`
- * later (their start and the alerts' first request are a task of their own, not part of the
- * first frame's), or at once when a money flow or the profile opens before that; the price
- * alerts start with the session open then. A failed load is tried again after
+ * long-lived feature children are spawned, each with its systemId: 'socket', 'paymentMethods',
+ * 'transactions', 'pairs' (which owns the candles actor 'chart'), 'orderPlacement', 'orders',
+ * 'traderPrefs', 'priceAlerts' and 'chartSetup'; if the session is still open the socket
+ * connects with its token and trading starts with its user. A failed load is tried again after
  * `featuresRetryDelay`. The per-flow children of the features are spawned only in `ready`.
  * It routes:
  * - session logged in -> balance (user), locale and theme (the user's saved language and theme)
@@ -45,7 +41,7 @@
  * `keyboard_shortcuts` and `sounds` (order_update pushes play the sounds); 'priceAlerts' loads
  * the alerts at login, forgets them at logout, and price_alert pushes toast.
  */
-import { assertEvent, assign, emit, enqueueActions, fromPromise, sendTo, setup, spawnChild, stateIn, stopChild, type AnyActorRef } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, fromPromise, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
 import type { Language, ThemeSetting, User } from '../../contract/user';
 import type { PersistedSession, SettingsPatch, SocketMessage, ToastRequest } from '../types';
 import { SOCKET_ROUTES } from './socket-routes';
@@ -117,12 +113,8 @@ export { SOCKET_ROUTES, type SocketRoute } from './socket-routes';
 
 /** The ids (and systemIds) of the long-lived children. */
 export const APP_CHILDREN = ['session', 'balance', 'theme', 'locale', 'modals', 'toasts'] as const;
-/** The long-lived feature children of the first frame, spawned once the features are loaded (features.ts). */
-export const APP_FIRST_FEATURE_CHILDREN = ['socket', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs'] as const;
-/** The long-lived feature children the first frame does not read, spawned `laterFeaturesDelay` after the others (or when a flow wants them). */
-export const APP_LATER_FEATURE_CHILDREN = ['paymentMethods', 'transactions', 'priceAlerts'] as const;
-/** Every long-lived feature child. */
-export const APP_FEATURE_CHILDREN = [...APP_FIRST_FEATURE_CHILDREN, ...APP_LATER_FEATURE_CHILDREN] as const;
+/** The long-lived feature children, spawned once the features are loaded (features.ts). */
+export const APP_FEATURE_CHILDREN = ['socket', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs', 'priceAlerts'] as const;
 export { FEATURE_CHILDREN, type FeatureLogic } from './features';
 
 
@@ -149,13 +141,14 @@ function currentBalances(self: AnyActorRef): { currency: string; balances: Balan
 }
 
 /** What the trading children hear when a session starts: the user's saved pair, chart setups and trader preferences. */
-function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders', OrdersEvent] | ['chartSetup', ChartSetupEvent] | ['traderPrefs', TraderPrefsEvent]> {
+function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders', OrdersEvent] | ['chartSetup', ChartSetupEvent] | ['traderPrefs', TraderPrefsEvent] | ['priceAlerts', PriceAlertsEvent]> {
   const { currentPair, currentTimeframe, chart_setups, keyboard_shortcuts, sounds } = user.front_settings;
   return [
     ['pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe }],
     ['orders', { type: 'orders.sessionStarted' }],
     ['chartSetup', { type: 'chartSetup.sessionStarted', setups: chart_setups }],
     ['traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds }],
+    ['priceAlerts', { type: 'alerts.sessionStarted' }],
   ];
 }
 
@@ -222,12 +215,9 @@ export const appMachine = setup({
   },
   delays: {
     featuresRetryDelay: 3_000,
-    // After the first frame's features: their start, the first frame's render and the chart come first.
-    laterFeaturesDelay: 1_000,
   },
   guards: {
     isSignedIn: ({ context }) => context.signedIn !== null,
-    laterFeaturesStarted: stateIn({ features: { ready: { laterFeatures: 'started' } } }),
   },
   actions: {
     spawnSession: spawnChild('session', {
@@ -386,22 +376,15 @@ export const appMachine = setup({
     stopWithdraw: stopChild('withdraw'),
     spawnFeatures: enqueueActions(({ enqueue }) => {
       enqueue.spawnChild('socket', { id: 'socket', systemId: 'socket' });
+      enqueue.spawnChild('paymentMethods', { id: 'paymentMethods', systemId: 'paymentMethods' });
+      enqueue.spawnChild('transactions', { id: 'transactions', systemId: 'transactions' });
       enqueue.spawnChild('pairs', { id: 'pairs', systemId: 'pairs' });
       enqueue.spawnChild('orderPlacement', { id: 'orderPlacement', systemId: 'orderPlacement' });
       enqueue.spawnChild('orders', { id: 'orders', systemId: 'orders' });
       enqueue.spawnChild('traderPrefs', { id: 'traderPrefs', systemId: 'traderPrefs' });
+      enqueue.spawnChild('priceAlerts', { id: 'priceAlerts', systemId: 'priceAlerts' });
       enqueue.spawnChild('chartSetup', { id: 'chartSetup', systemId: 'chartSetup' });
     }),
-    spawnLaterFeatures: enqueueActions(({ enqueue }) => {
-      enqueue.spawnChild('paymentMethods', { id: 'paymentMethods', systemId: 'paymentMethods' });
-      enqueue.spawnChild('transactions', { id: 'transactions', systemId: 'transactions' });
-      enqueue.spawnChild('priceAlerts', { id: 'priceAlerts', systemId: 'priceAlerts' });
-    }),
-    startAlerts: sendTo('priceAlerts', (): PriceAlertsEvent => ({ type: 'alerts.sessionStarted' })),
-    startAlertsSignedIn: enqueueActions(({ context, enqueue }) => {
-      if (context.signedIn) enqueue.sendTo('priceAlerts', { type: 'alerts.sessionStarted' } satisfies PriceAlertsEvent);
-    }),
-    endAlerts: sendTo('priceAlerts', (): PriceAlertsEvent => ({ type: 'alerts.sessionEnded' })),
     startTrading: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'session.loggedIn');
       for (const [to, sent] of tradingStartEvents(event.user)) enqueue.sendTo(to, sent);
@@ -414,6 +397,7 @@ export const appMachine = setup({
       enqueue.sendTo('pairs', { type: 'pairs.sessionEnded' } satisfies PairsEvent);
       enqueue.sendTo('orders', { type: 'orders.sessionEnded' } satisfies OrdersEvent);
       enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionEnded' } satisfies ChartSetupEvent);
+      enqueue.sendTo('priceAlerts', { type: 'alerts.sessionEnded' } satisfies PriceAlertsEvent);
     }),
     refreshOrdersAfterPlacement: sendTo('orders', ({ event }): OrdersEvent => {
       assertEvent(event, 'order.placed');
@@ -503,14 +487,8 @@ export const appMachine = setup({
         ready: {
           type: 'parallel',
           on: {
-            'session.loggedIn': [
-              { guard: 'laterFeaturesStarted', actions: ['connectSocket', 'startTrading', 'startAlerts'] },
-              { actions: ['connectSocket', 'startTrading'], description: 'The later features are not spawned yet: the alerts start with this session when they are.' },
-            ],
-            'session.loggedOut': [
-              { guard: 'laterFeaturesStarted', actions: ['disconnectSocket', 'clearTransactions', 'endTrading', 'endAlerts'] },
-              { actions: ['disconnectSocket', 'endTrading'], description: 'The later features are not spawned yet: nothing of theirs to clear.' },
-            ],
+            'session.loggedIn': { actions: ['connectSocket', 'startTrading'] },
+            'session.loggedOut': { actions: ['disconnectSocket', 'clearTransactions', 'endTrading'] },
             'session.tokenRefreshed': { actions: 'updateSocketToken' },
             'socket.emitRequested': { actions: 'forwardToSocket', description: 'A child asks for a socket message (get_payment_methods, select_pair).' },
             'order.placed': { actions: ['refreshOrdersAfterPlacement', 'refreshUser'], description: 'Shown at once, even before the order_update push; the balances are re-fetched (spec section 4, Order).' },
@@ -518,24 +496,6 @@ export const appMachine = setup({
             'order.closeRequested': { actions: 'rememberOrderClose' },
           },
           states: {
-            laterFeatures: {
-              description:
-                "Payment methods, transactions and price alerts: not read by the first frame, spawned a moment after the others so that their start is a task of its own. First of the regions: a money flow or the profile that opens before then spawns them in the same step, before the flow's own actions use them.",
-              initial: 'waiting',
-              states: {
-                waiting: {
-                  after: {
-                    laterFeaturesDelay: { target: 'started', actions: ['spawnLaterFeatures', 'startAlertsSignedIn'] },
-                  },
-                  on: {
-                    'flow.depositStarted': { target: 'started', actions: ['spawnLaterFeatures', 'startAlertsSignedIn'], description: 'Wanted now: the deposit reads the payment methods.' },
-                    'flow.withdrawStarted': { target: 'started', actions: ['spawnLaterFeatures', 'startAlertsSignedIn'], description: 'Wanted now: the withdrawal reads the payment methods.' },
-                    'flow.profileOpened': { target: 'started', actions: ['spawnLaterFeatures', 'startAlertsSignedIn'], description: 'Wanted now: the profile shows the transactions.' },
-                  },
-                },
-                started: {},
-              },
-            },
             orderCloseFlow: {
               initial: 'idle',
               on: {

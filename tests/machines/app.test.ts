@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef, type AnyEventObject } from 'xstate';
 import { CURRENCIES } from '../../contract/currencies';
 import type { User } from '../../contract/user';
-import { APP_FEATURE_CHILDREN, APP_FIRST_FEATURE_CHILDREN, APP_LATER_FEATURE_CHILDREN, appMachine, settingsSavedToastKey, SOCKET_ROUTES, type AppInput } from '../../machines/app/app.machine';
+import { APP_FEATURE_CHILDREN, appMachine, settingsSavedToastKey, SOCKET_ROUTES, type AppInput } from '../../machines/app/app.machine';
 import { FEATURE_MACHINES } from '../../machines/app/feature-machines';
 import { sessionMachine, type LogoutInput, type SaveFrontSettingsInput } from '../../machines/session/session.machine';
 import { socketMachine, type SocketConnectionEvent, type SocketEmitEvent } from '../../machines/socket/socket.machine';
@@ -285,30 +285,10 @@ describe('app wiring with the real children', () => {
     child('session').send({ type: 'session.tokensRefreshed', token: 'tok-2', refreshToken: 'ref-2' });
     loadFeatures.resolve();
     await waitFor(actor, (s) => s.matches({ features: 'ready' }));
-    for (const id of APP_FIRST_FEATURE_CHILDREN) expect(child(id)).toBe(actor.getSnapshot().children[id]);
+    for (const id of APP_FEATURE_CHILDREN) expect(child(id)).toBe(actor.getSnapshot().children[id]);
     // The socket connects with the newest token; trading starts with the user's saved settings.
     expect(socket.opened).toEqual(['tok-2']);
     expect(child('pairs').getSnapshot().matches('loggedIn')).toBe(true);
-    // What the first frame does not read starts a moment later (laterFeaturesDelay), in a task of its own.
-    for (const id of APP_LATER_FEATURE_CHILDREN) expect(actor.system.get(id)).toBeUndefined();
-    await waitFor(actor, (s) => s.matches({ features: { ready: { laterFeatures: 'started' } } }));
-    for (const id of APP_FEATURE_CHILDREN) expect(child(id)).toBe(actor.getSnapshot().children[id]);
-    expect(child('priceAlerts').getSnapshot().matches('loggedIn')).toBe(true);
-  });
-
-  it('spawns the later features logged out when the session ended before them, and starts the alerts with the next login', async () => {
-    const { actor, child, logoutDone, logIn } = startApp();
-    await logIn();
-    expect(actor.system.get('priceAlerts')).toBeUndefined();
-    // A logout before the later features exist: nothing of theirs to end, no error.
-    child('session').send({ type: 'session.logoutRequested' });
-    logoutDone.resolve();
-    await waitFor(child('session'), (s) => s.matches('loggedOut'));
-    expect(actor.getSnapshot().status).toBe('active');
-    await waitFor(actor, (s) => s.matches({ features: { ready: { laterFeatures: 'started' } } }));
-    expect(child('priceAlerts').getSnapshot().matches('loggedOut')).toBe(true);
-    child('session').send({ type: 'session.loginSubmitted', username: 'trader7', password: 'Secret#123' });
-    await waitFor(child('priceAlerts'), (s) => s.matches('loggedIn'));
   });
 
   it('spawns the features without starting them when the session ended while they loaded', async () => {

@@ -26,15 +26,11 @@ export function normalisePrice(text: string): string {
   return text.trim().replace(/\s/g, '').replace(',', '.');
 }
 
-/**
- * The bell is on the first frame, the priceAlerts actor is spawned a moment later (the app
- * machine's `laterFeatures`): until it is there the bell shows no count and does not open.
- */
 export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
   const t = useT();
-  const alerts = useChild('priceAlerts');
+  const alerts = usePriceAlertsActor();
   const [open, setOpen] = useState(false);
-  const waiting = useSelector(alerts, (s) => (s ? waitingAlerts(s.context.alerts).filter((a) => a.pair_code === pairCode).length : 0));
+  const waiting = useSelector(alerts, (s) => waitingAlerts(s.context.alerts).filter((a) => a.pair_code === pairCode).length);
   return (
     <>
       <span className="price-alert-button">
@@ -43,7 +39,7 @@ export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
           size="sm"
           icon="bell"
           label={waiting > 0 ? t('alerts.button_with_count', { count: waiting }) : t('alerts.button')}
-          disabled={!pairCode || !alerts}
+          disabled={!pairCode}
           onClick={() => setOpen(true)}
         />
         {waiting > 0 ? (
@@ -52,7 +48,7 @@ export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
           </span>
         ) : null}
       </span>
-      {open && pairCode && alerts ? <PriceAlertDialog pairCode={pairCode} onClose={() => setOpen(false)} /> : null}
+      {open && pairCode ? <PriceAlertDialog pairCode={pairCode} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }
