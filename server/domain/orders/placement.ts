@@ -124,6 +124,18 @@ const orderByRequestId = prepared((db, p: { user_id: number; request_id: string 
 export type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & {
   client_request_id: string | null;
 };
+/** What a new order is besides its own values: open, nothing about its close yet. */
+const NEW_ORDER_STATE = {
+  status: 'open',
+  result: null,
+  close_reason: null,
+  close_price: null,
+  exit_tick_time: null,
+  exit_tick_seq: null,
+  payout: null,
+  closed_at: null,
+} as const;
+
 const insertOrder = prepared((db, p: NewOrder) => {
   const insert = db.insertInto('orders').values({
     user_id: p.user_id,
@@ -142,14 +154,7 @@ const insertOrder = prepared((db, p: NewOrder) => {
     open_price: p.open_price,
     entry_tick_time: p.entry_tick_time,
     entry_tick_seq: p.entry_tick_seq,
-    status: 'open',
-    result: null,
-    close_reason: null,
-    close_price: null,
-    exit_tick_time: null,
-    exit_tick_seq: null,
-    payout: null,
-    closed_at: null,
+    ...NEW_ORDER_STATE,
   });
   // SQLite hands over the new id with the insert; `returning` would cost as much as the insert.
   return dialectOf(db) === 'postgres' ? insert.returning('id') : insert;
@@ -158,25 +163,13 @@ const insertOrder = prepared((db, p: NewOrder) => {
 /**
  * Insert a new open order and answer the row as stored: every column is what was written, the
  * defaults the insert leaves out (`is_manual`) as the schema sets them, and the id the database
- * gave it (no second read; tests/server/orders.test.ts compares it with the stored row).
+ * gave it (no second read; tests/server/order-insert.test.ts compares it with the stored row).
  */
 export async function storeOrder(trx: Trx, order: NewOrder): Promise<OrderRow> {
   const { rows, insertId } = await insertOrder.run(trx, order);
   const id = Number((rows[0] as { id?: number } | undefined)?.id ?? insertId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new Error('The order insert gave no id');
-  return {
-    id,
-    ...order,
-    status: 'open',
-    result: null,
-    close_reason: null,
-    close_price: null,
-    exit_tick_time: null,
-    exit_tick_seq: null,
-    payout: null,
-    closed_at: null,
-    is_manual: 0,
-  };
+  return { id, ...order, ...NEW_ORDER_STATE, is_manual: 0 };
 }
 
 /** A request id names one order: reusing it for a different order is a client bug, not a retry. */
