@@ -5,24 +5,14 @@
  * event recorded and poked meanwhile is delivered by that poke, one recorded elsewhere (no poke:
  * another process) by the next poll. Real database (the project's), real dispatcher.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, transaction, type DB } from '../../server/db';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { transaction, type DB } from '../../server/db';
 import { DELIVERY_PAGE, EventDispatcher, recordEvent, recordEvents } from '../../server/domain/events';
-import { prepareDatabase, releaseDatabase } from '../support/test-database';
+import { useTestDatabase } from '../support/test-database';
 
+const database = useTestDatabase('dispatch');
 let db: DB;
-let dir: string;
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-dispatch-'));
-  db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
-});
-afterAll(async () => {
-  await db?.destroy();
-  await releaseDatabase(dir);
-});
+beforeAll(() => void (db = database.db));
 
 const until = async (ok: () => boolean, ms = 4000) => {
   const end = Date.now() + ms;

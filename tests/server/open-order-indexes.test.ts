@@ -3,25 +3,15 @@
  * open orders only, and the scheduler's queries (start, and the cluster's scan of due orders)
  * search them. On the project's database (SQLite on `node`, PostgreSQL on `server-pg`).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { CompiledQuery, sql, type Compilable } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectOf, openDatabase, transaction, type DB } from '../../server/db';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dialectOf, transaction, type DB } from '../../server/db';
 import { openOrdersQuery } from '../../server/domain/orders/settlement';
-import { prepareDatabase, releaseDatabase } from '../support/test-database';
+import { useTestDatabase } from '../support/test-database';
 
+const database = useTestDatabase('open-idx');
 let db: DB;
-let dir: string;
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-open-idx-'));
-  db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
-});
-afterAll(async () => {
-  await db?.destroy();
-  await releaseDatabase(dir);
-});
+beforeAll(() => void (db = database.db));
 
 const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
 

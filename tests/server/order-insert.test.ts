@@ -5,25 +5,15 @@
  * column, defaults included: on the project's database (SQLite on `node`, PostgreSQL on
  * `server-pg`).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, transaction, type DB } from '../../server/db';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { transaction, type DB } from '../../server/db';
 import { storeOrder, type NewOrder } from '../../server/domain/orders/placement';
-import { prepareDatabase, releaseDatabase } from '../support/test-database';
+import { useTestDatabase } from '../support/test-database';
 import { insertUserRow } from '../support/users';
 
+const database = useTestDatabase('order-insert');
 let db: DB;
-let dir: string;
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-order-insert-'));
-  db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
-});
-afterAll(async () => {
-  await db?.destroy();
-  await releaseDatabase(dir);
-});
+beforeAll(() => void (db = database.db));
 
 describe('order insert', () => {
   it('answers the stored row, column for column, for each new order', async () => {

@@ -6,27 +6,17 @@
  * Real database (the project's), real dispatcher; the sender is a test double that the test
  * releases by hand.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, transaction, type DB } from '../../server/db';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { transaction, type DB } from '../../server/db';
 import { EventDispatcher, recordEvent, type DomainEvent } from '../../server/domain/events';
 import { startTelegramNotifier } from '../../server/domain/profile/telegram-notify';
 import type { TelegramSender } from '../../server/domain/profile/telegram';
-import { prepareDatabase, releaseDatabase } from '../support/test-database';
+import { useTestDatabase } from '../support/test-database';
 import { insertUserRow } from '../support/users';
 
+const database = useTestDatabase('tg-queue');
 let db: DB;
-let dir: string;
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-tg-queue-'));
-  db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
-});
-afterAll(async () => {
-  await db?.destroy();
-  await releaseDatabase(dir);
-});
+beforeAll(() => void (db = database.db));
 
 /** A sender whose every send waits until the test opens the gate. */
 function gatedSender() {

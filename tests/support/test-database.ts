@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
+import os from 'node:os';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { dialectOf, openDatabase, type DB } from '../../server/db';
 import { createDatabase, dropDatabase } from './postgres';
@@ -42,6 +43,30 @@ export async function prepareDatabase(dataDir: string): Promise<string | undefin
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(path.join(dataDir, URL_FILE), url);
   return url;
+}
+
+/**
+ * A fresh project database (SQLite, or a PostgreSQL database of its own on `server-pg`) for the
+ * tests of one file: opened with the migrations before they run, closed and dropped after.
+ * Read `.db` inside a test or a hook.
+ */
+export function useTestDatabase(prefix: string): { readonly db: DB } {
+  let db: DB | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), `tt-${prefix}-`));
+    db = await openDatabase({ dataDir: dir, databaseUrl: await prepareDatabase(dir) });
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    if (dir) await releaseDatabase(dir);
+  });
+  return {
+    get db() {
+      if (!db) throw new Error('useTestDatabase: the database is open only inside tests and hooks');
+      return db;
+    },
+  };
 }
 
 /** Drop the PostgreSQL database of `dataDir` (nothing on SQLite). */
