@@ -15,7 +15,9 @@ import { winPayout } from './pricing';
 export type OrderRow = Selectable<OrdersTable>;
 
 /**
- * The order statuses as SQL literals, for every query on `orders` that names a status.
+ * The order statuses as SQL literals, for the queries on `orders` that search by something other
+ * than the primary key (a lookup by id takes SQLite's rowid path, which weighs no index: there a
+ * bound status costs nothing, and the close and early-close updates keep one).
  * `orders` has partial indexes of its open orders (`orders_open_expiry`, `orders_open_pair`:
  * migration 014). With a bound status SQLite still finds them, but only by comparing the bound
  * value while planning: binding a new value then expires the statement, and it is parsed and
