@@ -89,8 +89,18 @@ export class StallProbe {
   }
 }
 
+const madeDirs: string[] = [];
+process.on('exit', () => {
+  // A full run makes hundreds of MB of databases; BENCH_KEEP_DATA=1 keeps them to look into.
+  if (process.env.BENCH_KEEP_DATA) return;
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory under the OS's temp dir, removed when this process exits (unless BENCH_KEEP_DATA is set). */
 export function tempDir(tag: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `tt-bench-${tag}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tt-bench-${tag}-`));
+  madeDirs.push(dir);
+  return dir;
 }
 
 const baseEnv = (dataDir: string): Record<string, string> => ({
