@@ -88,6 +88,8 @@ export class EventDispatcher {
   private cursor = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** A drain is due on the next turn and has not begun to read. */
+  private scheduled = false;
   private again = false;
   private readonly listeners = new Map<string, Set<Listener>>();
 
@@ -124,19 +126,30 @@ export class EventDispatcher {
     return () => set.delete(listener as Listener);
   }
 
-  /** Deliver whatever is new now; calls during a delivery run once more after it. */
+  /**
+   * Deliver whatever is new, from the next turn of the event loop: every commit of this process
+   * pokes, and the pokes of one turn (a loop turn under load completes many orders) share one
+   * read. A poke while a drain runs makes it run once more after it; one that comes before the
+   * drain has begun needs nothing more, since the drain's read comes after its commit.
+   */
   poke(): Promise<void> {
     if (this.running) {
-      this.again = true;
+      if (!this.scheduled) this.again = true;
       return this.running;
     }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        void this.poke();
-      }
-    });
+    this.scheduled = true;
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        this.scheduled = false;
+        return this.drain();
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          void this.poke();
+        }
+      });
     return this.running;
   }
 

@@ -3,9 +3,11 @@
  * delivers what is new, a page at a time and in order; a drain stops at a short page (it does
  * not read again to find nothing), so it must not lose what is recorded while it delivers: an
  * event recorded and poked meanwhile is delivered by that poke, one recorded elsewhere (no poke:
- * another process) by the next poll. Real database (the project's), real dispatcher.
+ * another process) by the next poll. The pokes of one turn of the event loop share one read.
+ * Real database (the project's), real dispatcher.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
 import { transaction, type DB } from '../../server/db';
 import { DELIVERY_PAGE, EventDispatcher, recordEvent, recordEvents } from '../../server/domain/events';
 import { useTestDatabase } from '../support/test-database';
@@ -62,5 +64,29 @@ describe('event dispatcher (cursor)', () => {
     await until(() => late.length === 1);
     expect(late).toEqual([3]);
     await polling.stop();
+  });
+
+  it('the pokes of one turn of the event loop share one read', async () => {
+    // Counts the dispatcher's reads of the outbox (every query its handle runs passes the plugin).
+    let reads = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        if (args.result.rows.length === 0 || 'type' in (args.result.rows[0] as object)) reads++;
+        return args.result;
+      },
+    };
+    const events = new EventDispatcher(db.withPlugin(counting), 60_000);
+    await events.start();
+    const heard: number[] = [];
+    events.on('alert.fired', (e) => void heard.push(e.payload.alert_id));
+    reads = 0;
+    // Ten commits, then their ten pokes (one each, as ctx.tx does) within one turn.
+    for (let i = 0; i < 10; i++) await transaction(db, (trx) => recordEvent(trx, 'alert.fired', null, { alert_id: 100 + i }));
+    await Promise.all(Array.from({ length: 10 }, () => events.poke()));
+    expect(heard).toEqual(Array.from({ length: 10 }, (_, i) => 100 + i));
+    // Whatever drain the pokes left behind has run before the count.
+    await events.stop();
+    expect(reads).toBe(1);
   });
 });
