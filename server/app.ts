@@ -120,8 +120,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest('auth', null);
   // Which node answered (behind a balancer): operators read it in logs, the cluster test proves
   // with it that a push crossed nodes (docs/deploy.md).
-  app.addHook('onRequest', async (_req, reply) => {
+  // Hooks on every request are callback-style: an async hook costs a promise and its ticks each time.
+  app.addHook('onRequest', (_req, reply, done) => {
     reply.header('x-node-id', config.nodeId);
+    done();
   });
 
   readiness.add('database', async () => {

@@ -51,14 +51,17 @@ export function connectSources(publicUrl: string | undefined): string[] {
 }
 
 export function registerHardening(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback-style: these run on every request (an async hook costs a promise and its ticks).
+  app.addHook('onRequest', (req, reply, done) => {
     if (req.raw.url && req.raw.url.length > MAX_URL_LENGTH) {
-      return reply.status(414).header('connection', 'close').send(fail(HardeningText.uriTooLong));
+      reply.status(414).header('connection', 'close').send(fail(HardeningText.uriTooLong));
+      return;
     }
+    done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 }
 

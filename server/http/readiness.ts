@@ -122,14 +122,15 @@ export function feedCheck(market: FeedState, now: number): string | null {
  * /api/ready answer as usual.
  */
 export function registerDrainHooks(app: FastifyInstance, readiness: Readiness): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (!readiness.draining) return;
+  // Callback-style: these run on every request (an async hook costs a promise and its ticks).
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!readiness.draining) return done();
     const url = req.url.split('?')[0];
-    if (url === '/api/health' || url === '/api/ready') return;
-    return reply.status(503).header('connection', 'close').send(fail(DRAINING_TEXT));
+    if (url === '/api/health' || url === '/api/ready') return done();
+    reply.status(503).header('connection', 'close').send(fail(DRAINING_TEXT));
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (readiness.draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
