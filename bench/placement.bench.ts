@@ -14,6 +14,7 @@
  *
  * Baseline (same run): raw better-sqlite3 insert transactions per second on the same disk.
  */
+import { randomBytes } from 'node:crypto';
 import { childServer, emit, inProcessServer, makeUsers, ms, percentile, rawInsertRate, size, tempDir } from './lib';
 import { cpuMeter, processCpuSeconds } from './support/proc-cpu';
 import { LightHttp } from './support/light-http';
@@ -40,8 +41,18 @@ async function main() {
     let ok = 0;
     let refused = 0;
     const statuses = new Map<number, number>();
+    // As the SPA places an order: with a fresh client_request_id (src/services/trading-actors.ts),
+    // which the server checks for a replay before it writes.
     const body = (i: number) =>
-      JSON.stringify({ pair_code: 'BTCUSD', direction: i % 2 ? 'up' : 'down', amount: 1, currency: 'USD', trading_account: 'DemoAccount', expiry: 300 });
+      JSON.stringify({
+        pair_code: 'BTCUSD',
+        direction: i % 2 ? 'up' : 'down',
+        amount: 1,
+        currency: 'USD',
+        trading_account: 'DemoAccount',
+        expiry: 300,
+        client_request_id: `web-${randomBytes(12).toString('hex')}`,
+      });
     // Warm-up: one order per client (connections, caches, JIT).
     await Promise.all(users.map((_, c) => post(c, body(c))));
     const cpuBefore = processCpuSeconds(server.child.pid);

@@ -252,6 +252,27 @@ describe('concurrency and idempotency', () => {
     expect(await balance(s, user.id, 'USD', 'demo')).toBe(1_000_000 - 1000);
   });
 
+  it('a retry after the quotes stopped answers the order made the first time; a new request id is refused', async () => {
+    const user = await makeUser(s);
+    s.feed.push(PAIR, 1.16, s.clock!.advance(10));
+    const body = order({ client_request_id: 'retry-after-stall', expiry: 600 });
+    const first = await place(user, body);
+    expect(first.status).toBe(201);
+    // The feed stalls (older than the pair's stale limit): the pair is suspended.
+    s.clock!.advance(5_001);
+    const retry = await place(user, body);
+    expect(retry.status).toBe(200);
+    expect(retry.body.data!.order.order_id).toBe(first.body.data!.order.order_id);
+    const fresh = await place(user, { ...body, client_request_id: 'retry-after-stall-2' });
+    expect(fresh.status).toBe(409);
+    expect(fresh.body.error).toBe('Quotes for this pair are delayed; trading resumes when they are back');
+    // A reused id for a different order is still a client bug while the pair is suspended.
+    const different = await place(user, { ...body, amount: 11 });
+    expect(different.status).toBe(409);
+    expect(different.body.error).toBe('client_request_id was already used for a different order');
+    expect(await balance(s, user.id, 'USD', 'demo')).toBe(1_000_000 - 1000);
+  });
+
   it('the same client_request_id in concurrent requests: one order, one debit', async () => {
     const user = await makeUser(s);
     s.feed.push(PAIR, 1.16, s.clock!.advance(10));

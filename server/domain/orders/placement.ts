@@ -45,19 +45,25 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
   const account = ledgerAccount(input.trading_account);
   const requestId = input.client_request_id ?? null;
 
-  if (requestId) {
-    const earlier = await findByRequestId(deps.db, userId, requestId);
-    if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
-  }
-
   const pair = deps.market.getPair(input.pair_code);
-  if (!pair || pair.is_active === false) throw notFound(ErrorText.pairNotFound);
-  const tick = freshTick(deps.market, pair.pair_code, deps.now());
-  // A pair that had quotes and lost them is suspended (quotes delayed); one never quoted has no price.
-  if (!tick) throw conflict(deps.market.latestTick(pair.pair_code) ? OrderErrorText.quotesDelayed : OrderErrorText.priceUnavailable);
+  const tradable = pair !== undefined && pair.is_active !== false;
+  const tick = tradable ? freshTick(deps.market, pair.pair_code, deps.now()) : undefined;
+  if (!tradable || !tick) {
+    // A retry of an order placed before its pair closed or its quotes stopped answers that
+    // order. Only here is the request id looked up before the transaction: a new order (the
+    // SPA sends an id with every one) is checked once, inside it.
+    if (requestId) {
+      const earlier = await findByRequestId(deps.db, userId, requestId);
+      if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
+    }
+    if (!tradable) throw notFound(ErrorText.pairNotFound);
+    // A pair that had quotes and lost them is suspended (quotes delayed); one never quoted has no price.
+    throw conflict(deps.market.latestTick(pair.pair_code) ? OrderErrorText.quotesDelayed : OrderErrorText.priceUnavailable);
+  }
 
   try {
     return await deps.tx(async (trx) => {
+      // A retry (same user and request id) answers the order made the first time, unchanged.
       if (requestId) {
         const earlier = await findByRequestId(trx, userId, requestId);
         if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
