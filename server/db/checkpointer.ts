@@ -12,15 +12,29 @@
  * checkpoint every CHECKPOINT_INTERVAL_MS, which never takes the write lock and never makes a
  * writer wait; the next write transaction after a complete checkpoint starts the WAL over.
  * The server's own connection keeps an automatic checkpoint at a far higher mark
- * (FALLBACK_AUTOCHECKPOINT_PAGES) only as a backstop should the worker fall behind or stop.
+ * (FALLBACK_AUTOCHECKPOINT_BYTES) only as a backstop should the worker fall behind or stop.
+ *
+ * Under writes that never pause (placement at its capacity), a PASSIVE checkpoint never catches
+ * up: what commits while it copies is left for the next one, so the WAL cannot start over and
+ * grows until the backstop's mark, where the server's connection checkpoints the rest itself,
+ * in a commit (what the worker has not reached yet, and two fsyncs: 10-25 ms here), after which
+ * the WAL starts over. At 2,000 orders a second (~34 MB of WAL a second) that is one such commit
+ * every ~6 s at 200 MB. The marks are set in bytes: they were pages, and when new databases got
+ * 1 KiB pages (docs/performance.md, "Fifth pass") the backstop meant for ~200 MB became 50 MB
+ * and fired every ~1.5 s under that load.
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 
 /** How often the worker checkpoints. */
 export const CHECKPOINT_INTERVAL_MS = 500;
-/** The server connection's own automatic checkpoint (pages): a backstop, ~200 MB of WAL at 4 KB pages. */
-export const FALLBACK_AUTOCHECKPOINT_PAGES = 50_000;
+/** The server connection's own automatic checkpoint: a backstop, at this much WAL (bytes). */
+export const FALLBACK_AUTOCHECKPOINT_BYTES = 200 * 1024 * 1024;
+/** The automatic checkpoint of a connection without the worker (the operator's one-shot tools), in bytes of WAL. */
+export const AUTOCHECKPOINT_BYTES = 40 * 1024 * 1024;
+
+/** `wal_autocheckpoint` (a number of pages) for `bytes` of WAL at `pageSize`. */
+export const autocheckpointPages = (bytes: number, pageSize: number) => Math.max(1, Math.round(bytes / pageSize));
 
 export interface CheckpointResult {
   busy: number;

@@ -21,7 +21,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql,
 import type { Database } from './schema';
 import { migrationsFor } from './migrations';
 import { withStatementCache } from './statement-cache';
-import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
+import { AUTOCHECKPOINT_BYTES, autocheckpointPages, FALLBACK_AUTOCHECKPOINT_BYTES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { createPool, isRetryable } from './postgres';
 
 export type DB = Kysely<Database>;
@@ -106,9 +106,11 @@ export function openSqliteFile(file: string, options: { backgroundCheckpoints?: 
   sqlite.pragma('synchronous = NORMAL');
   const background = options.backgroundCheckpoints === true && file !== ':memory:';
   // Checkpoints: from a worker thread (checkpointer.ts), this connection's own only as a
-  // backstop; without the worker, every ~40 MB instead of every ~4 MB: a write transaction (an
-  // order touches some twenty pages) pays for far fewer of them (docs/performance.md).
-  sqlite.pragma(`wal_autocheckpoint = ${background ? FALLBACK_AUTOCHECKPOINT_PAGES : 10000}`);
+  // backstop (at 200 MB of WAL); without the worker, every 40 MB instead of SQLite's 1,000
+  // pages: a write transaction (an order touches some twenty pages) pays for far fewer of them
+  // (docs/performance.md). The marks are bytes: an existing database keeps its own page size.
+  const pageSize = Number(sqlite.pragma('page_size', { simple: true }));
+  sqlite.pragma(`wal_autocheckpoint = ${autocheckpointPages(background ? FALLBACK_AUTOCHECKPOINT_BYTES : AUTOCHECKPOINT_BYTES, pageSize)}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Prepared statements are reused across queries (statement-cache.ts).

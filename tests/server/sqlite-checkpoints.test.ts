@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type DB, type Trx } from '../../server/db';
-import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from '../../server/db/checkpointer';
+import { AUTOCHECKPOINT_BYTES, FALLBACK_AUTOCHECKPOINT_BYTES, startCheckpointer } from '../../server/db/checkpointer';
 import { batchRowsQuery } from '../../server/domain/orders/settle-batch';
 
 const open: DB[] = [];
@@ -38,7 +38,8 @@ describe('WAL checkpoints off the event loop', () => {
     const { db, file } = await tempDb(true);
     const checkpointer = checkpointerOf(db);
     expect(checkpointer).toBeDefined();
-    expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: FALLBACK_AUTOCHECKPOINT_PAGES });
+    // The backstop: 200 MB of WAL (in pages of this database).
+    expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: FALLBACK_AUTOCHECKPOINT_BYTES / SQLITE_PAGE_SIZE });
 
     await sql`create table scratch (id integer primary key, body text not null)`.execute(db);
     const body = 'x'.repeat(3000);
@@ -70,12 +71,12 @@ describe('WAL checkpoints off the event loop', () => {
   it('one-shot tools keep SQLite checkpointing in their own commits', async () => {
     const { db } = await tempDb(false);
     expect(checkpointerOf(db)).toBeUndefined();
-    expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 10000 });
+    expect(await pragma(db, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: AUTOCHECKPOINT_BYTES / SQLITE_PAGE_SIZE });
   });
 });
 
 describe('page size', () => {
-  it('creates a new database with small pages and leaves an existing one as it is', async () => {
+  it('creates a new database with small pages and leaves an existing one as it is; the checkpoint marks mean the same WAL size', async () => {
     const { db } = await tempDb(false);
     expect(await pragma(db, 'page_size')).toEqual({ page_size: SQLITE_PAGE_SIZE });
 
@@ -89,6 +90,12 @@ describe('page size', () => {
     const reopened = await openDatabase({ dataDir: dir, sqliteFile: file });
     open.push(reopened);
     expect(await pragma(reopened, 'page_size')).toEqual({ page_size: 4096 });
+    expect(await pragma(reopened, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: AUTOCHECKPOINT_BYTES / 4096 });
+    await reopened.destroy();
+    open.pop();
+    const served = await openDatabase({ dataDir: dir, sqliteFile: file, backgroundCheckpoints: true });
+    open.push(served);
+    expect(await pragma(served, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: FALLBACK_AUTOCHECKPOINT_BYTES / 4096 });
   });
 });
 
