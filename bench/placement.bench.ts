@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { childServer, emit, inProcessServer, makeUsers, ms, percentile, rawInsertRate, size, tempDir } from './lib';
-import { cpuMeter, processCpuSeconds } from './support/proc-cpu';
+import { cpuMeter } from './support/proc-cpu';
 import { LightHttp } from './support/light-http';
 
 const CLIENTS = size(50, 5);
@@ -41,6 +41,13 @@ async function main() {
     let ok = 0;
     let refused = 0;
     const statuses = new Map<number, number>();
+    /** Whether an answer placed the order; any other is counted as refused, by status. */
+    const accepted = (status: number) => {
+      if (status === 201) return true;
+      refused++;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      return false;
+    };
     // As the SPA places an order: with a fresh client_request_id (src/services/trading-actors.ts),
     // which the server checks for a replay before it writes.
     const body = (i: number) =>
@@ -55,7 +62,6 @@ async function main() {
       });
     // Warm-up: one order per client (connections, caches, JIT).
     await Promise.all(users.map((_, c) => post(c, body(c))));
-    const cpuBefore = processCpuSeconds(server.child.pid);
     const saturatedCpu = cpuMeter(server.child.pid);
     const start = performance.now();
     const end = start + SECONDS * 1000;
@@ -66,21 +72,16 @@ async function main() {
           const t = performance.now();
           const status = await post(c, body(i++));
           latencies.push(performance.now() - t);
-          if (status === 201) ok++;
-          else {
-            refused++;
-            statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          }
+          if (accepted(status)) ok++;
         }
       }),
     );
     const elapsed = (performance.now() - start) / 1000;
-    const cpuAfter = processCpuSeconds(server.child.pid);
+    const saturatedUse = saturatedCpu();
     // The server's own CPU per accepted order: what the code costs, whatever else shares the cores.
-    const cpuPerOrder = ok > 0 && Number.isFinite(cpuAfter - cpuBefore) ? ((cpuAfter - cpuBefore) * 1e6) / ok : undefined;
+    const cpuPerOrder = ok > 0 && Number.isFinite(saturatedUse.server) ? (saturatedUse.server * 1e6) / ok : undefined;
     const rate = ok / elapsed;
     const p99 = percentile(latencies, 99);
-    const saturatedUse = saturatedCpu();
 
     // Paced: every client on its own schedule, PACED_RATE over all of them.
     const interval = (CLIENTS * 1000) / PACED_RATE;
@@ -97,11 +98,7 @@ async function main() {
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           const status = await post(c, body(i++));
           paced.push(performance.now() - due);
-          if (status === 201) pacedOk++;
-          else {
-            refused++;
-            statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          }
+          if (accepted(status)) pacedOk++;
         }
       }),
     );
