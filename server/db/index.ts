@@ -221,5 +221,19 @@ export function heldSqliteOf(trx: Trx): SQLite.Database | undefined {
   return heldSqlite.get(trx);
 }
 
+/**
+ * The SQLite database when `db` is a SQLite database's own handle (the one `openSqliteFile`
+ * returned, not a `withPlugin` copy) and no transaction is open on its one connection: a
+ * statement may then run on it synchronously, in a transaction of its own as the driver would
+ * run it, skipping the driver's queue and its promises (every authenticated request's session
+ * read goes this way). While a write transaction is open, from its BEGIN to its COMMIT and across
+ * every await in between, this is undefined: the statement waits in the driver's queue as
+ * before, so it never runs inside, or sees, another caller's transaction.
+ */
+export function idleSqliteOf(db: Trx): SQLite.Database | undefined {
+  const raw = sqliteDatabases.get(db);
+  return raw !== undefined && !raw.inTransaction ? raw : undefined;
+}
+
 /** Milliseconds since the epoch; every timestamp column stores this. */
 export const nowMs = () => Date.now();

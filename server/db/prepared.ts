@@ -16,8 +16,9 @@
  * comparison with a value that can be null (`= null` is not `is null`), no slot for an `in`
  * list. A slot the call does not fill is an error, never a silent NULL.
  */
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { dialectOf, heldSqliteOf, type SqlDialect, type Trx } from './index';
+import { dialectOf, heldSqliteOf, idleSqliteOf, type SqlDialect, type Trx } from './index';
 
 /** A named placeholder standing in for a value while the query is built (`row`: of a multi-row query). */
 class Slot {
@@ -34,6 +35,8 @@ interface Compiled {
   query: CompiledQuery['query'];
   queryId: CompiledQuery['queryId'];
   params: Param[];
+  /** SQLite: the statement prepared for it, per database (no lookup in the statement cache per run). */
+  statements: WeakMap<SqliteDatabase, Statement>;
 }
 
 export interface PreparedQuery<P, O> {
@@ -65,7 +68,19 @@ function compile(query: Compilable<unknown>): Compiled {
     query: q.query,
     queryId: q.queryId,
     params: q.parameters.map((v) => (v instanceof Slot ? { slot: v.name, row: v.row } : { value: v })),
+    statements: new WeakMap(),
   };
+}
+
+/** `c`'s statement on `raw`, prepared once (a statement stays valid while its database is open). */
+function statementOf(raw: SqliteDatabase, c: Compiled): Statement {
+  let stmt = c.statements.get(raw);
+  // A busy statement (an iterator over it still open) is never run twice at once.
+  if (stmt === undefined || stmt.busy) {
+    stmt = raw.prepare(c.sql);
+    c.statements.set(raw, stmt);
+  }
+  return stmt;
 }
 
 /** Run `c` with its slots filled from `valueOf(slot, row)`. */
@@ -81,10 +96,11 @@ function execute<O>(trx: Trx, c: Compiled, valueOf: (slot: string, row: number) 
     if (v === undefined) throw new Error(`Prepared query: no value for slot "${p.slot}"${p.row >= 0 ? ` of row ${p.row}` : ''}`);
     parameters[i] = v;
   }
-  // Inside a SQLite write transaction: run on the held connection at once (index.ts heldSqliteOf).
-  const held = heldSqliteOf(trx);
-  if (held) {
-    const stmt = held.prepare(c.sql);
+  // SQLite, inside a write transaction (index.ts heldSqliteOf) or with none open on the
+  // connection (idleSqliteOf): run on the connection at once, synchronously.
+  const raw = heldSqliteOf(trx) ?? idleSqliteOf(trx);
+  if (raw) {
+    const stmt = statementOf(raw, c);
     if (stmt.reader) return Promise.resolve<QueryResult<O>>({ rows: stmt.all(parameters) as O[] });
     const r = stmt.run(parameters);
     return Promise.resolve<QueryResult<O>>({ rows: [], numAffectedRows: BigInt(r.changes), insertId: BigInt(r.lastInsertRowid) });

@@ -1,14 +1,17 @@
 /**
  * Hot-path queries built once (server/db/prepared.ts), on the database of the project (SQLite on
  * `node`, PostgreSQL on `server-pg`): slots are bound parameters filled per call, constants stay,
- * one compiled text is reused, and a slot the call leaves out is refused.
+ * one compiled text is reused, and a slot the call leaves out is refused. On SQLite a query with
+ * no transaction open runs on the connection at once, and one issued while another caller's
+ * transaction is open waits for it (never runs inside it or sees its rows).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, transaction, type DB } from '../../server/db';
+import { dialectOf, openDatabase, SQLITE_FILE, transaction, type DB } from '../../server/db';
 import { prepared } from '../../server/db/prepared';
 import { prepareDatabase, releaseDatabase } from '../support/test-database';
 
@@ -61,6 +64,53 @@ describe('prepared queries', () => {
       }),
     ).rejects.toThrow('roll back');
     expect(await limitsAbove.all(db, { above: 950 })).toEqual([]);
+  });
+
+  it("never runs inside, or sees, a transaction another caller has open", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const written = new Promise<void>((resolve) => (inserted = resolve));
+    let committed = false;
+    const writer = transaction(db, async (trx) => {
+      await insertRate.run(trx, { pair_code: 'XAUUSD', max: 5000, now: 5 });
+      inserted();
+      await gate;
+    }).then(() => {
+      committed = true;
+    });
+    await written;
+    // Issued while the transaction is open (its row written, its commit still to come).
+    const read = limitsAbove.all(db, { above: 4000 }).then((rows) => ({ rows, afterCommit: committed }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await writer;
+    const { rows, afterCommit } = await read;
+    if (dialectOf(db) === 'sqlite') {
+      // One connection: the read waits for the commit, then sees the committed row.
+      expect(afterCommit).toBe(true);
+      expect(rows).toEqual([{ pair_code: 'XAUUSD', max_loss_usd_minor: 5000 }]);
+    } else {
+      // A pool: the read runs beside the transaction and sees what was committed before it.
+      expect(rows).toEqual([]);
+    }
+  });
+
+  it('with no transaction open, runs on the SQLite connection at once', async () => {
+    // SQLite's own (on either project): PostgreSQL always goes through the driver's pool.
+    const file = path.join(dir, 'direct', SQLITE_FILE);
+    const lite = await openDatabase(file);
+    const other = new SQLite(file, { readonly: true });
+    try {
+      const pending = insertRate.run(lite, { pair_code: 'XAGUSD', max: 300, now: 6 });
+      // Committed before the caller even awaits it (no turn through the driver's queue): another
+      // connection already reads it.
+      expect(other.prepare('select max_loss_usd_minor from risk_limits where pair_code = ?').get('XAGUSD')).toEqual({ max_loss_usd_minor: 300 });
+      expect((await pending).rows).toEqual([{ pair_code: 'XAGUSD', max_loss_usd_minor: 300 }]);
+    } finally {
+      other.close();
+      await lite.destroy();
+    }
   });
 
   it('refuses a call that leaves a slot out (never a silent NULL)', async () => {

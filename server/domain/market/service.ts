@@ -556,6 +556,10 @@ export class Market implements MarketService {
     return s ? this.withQuoteFacts(copyPair(s.pair)) : undefined;
   }
 
+  pairTerms(pairCode: string): Readonly<Pair> | undefined {
+    return this.series.get(pairCode)?.pair;
+  }
+
   /** The pair as traders see it: where its prices come from and whether they are delayed. */
   private withQuoteFacts(p: Pair): Pair {
     p.simulated = this.isSimulated(p.pair_code);

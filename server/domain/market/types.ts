@@ -60,6 +60,11 @@ export interface MarketService {
   /** Every pair of the catalogue (inactive ones carry is_active: false). */
   listPairs(): Pair[];
   getPair(pairCode: string): Pair | undefined;
+  /**
+   * The pair's terms as stored (code, names, payout rate, precision, is_active), not copied and
+   * without the quote facts `getPair` adds: for the order path, which only reads them.
+   */
+  pairTerms(pairCode: string): Readonly<Pair> | undefined;
   /** The newest tick seen for the pair, or undefined before the first one. */
   latestTick(pairCode: string): Tick | undefined;
   /** The last tick with time <= timeMs (memory first, then the persisted tick log). */

@@ -45,7 +45,7 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
   const account = ledgerAccount(input.trading_account);
   const requestId = input.client_request_id ?? null;
 
-  const pair = deps.market.getPair(input.pair_code);
+  const pair = deps.market.pairTerms(input.pair_code);
   const tradable = pair !== undefined && pair.is_active !== false;
   const tick = tradable ? freshTick(deps.market, pair.pair_code, deps.now()) : undefined;
   if (!tradable || !tick) {
