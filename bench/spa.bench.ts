@@ -9,8 +9,8 @@
  *     form is in the HTML itself (the page loaded with JavaScript off);
  *   - Lighthouse 12 mobile (its default: simulated slow 4G and 4x CPU slowdown, Moto G Power
  *     screen) for /auth and for /trading logged in (the demo user), with LCP, TBT and CLS. One
- *     run's score moves by several points with no change (86-93 for the same /trading build on
- *     this machine): each route is run LH_RUNS times (default 5); the row's score is the median
+ *     run's score moves by several points with no change (80-99 for the same /trading build on
+ *     this machine in one morning): each route is run LH_RUNS times (default 5); the row's score is the median
  *     of the runs' scores (Lighthouse's docs/variability.md: the median of 5 runs is about twice
  *     as stable as one), its LCP, TBT and CLS those of the run Lighthouse picks as representative
  *     (`computeMedianRun`: nearest the median FCP and TTI), every run's score beside them.

@@ -24,6 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
   await releaseDatabase(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const insertRate = prepared((d, p: { pair_code: string; max: number; now: number }) =>
@@ -66,7 +67,7 @@ describe('prepared queries', () => {
     expect(await limitsAbove.all(db, { above: 950 })).toEqual([]);
   });
 
-  it("never runs inside, or sees, a transaction another caller has open", async () => {
+  it('never runs inside, or sees, a transaction another caller has open', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let inserted!: () => void;
