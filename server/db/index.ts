@@ -21,7 +21,15 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql,
 import type { Database } from './schema';
 import { migrationsFor } from './migrations';
 import { withStatementCache } from './statement-cache';
-import { AUTOCHECKPOINT_BYTES, autocheckpointPages, FALLBACK_AUTOCHECKPOINT_BYTES, startCheckpointer, type Checkpointer } from './checkpointer';
+import {
+  AUTOCHECKPOINT_BYTES,
+  autocheckpointPages,
+  CHECKPOINT_INTERVAL_MS,
+  FALLBACK_AUTOCHECKPOINT_BYTES,
+  RESTART_BYTES,
+  startCheckpointer,
+  type Checkpointer,
+} from './checkpointer';
 import { createPool, isRetryable } from './postgres';
 
 export type DB = Kysely<Database>;
@@ -52,6 +60,14 @@ export interface DatabaseConfig {
   backgroundCheckpoints?: boolean;
   /** Where a failed background checkpoint is reported (the server's log). */
   onCheckpointError?: (message: string) => void;
+  /** SQLite only: the worker's interval and finish mark (checkpointer.ts); tests make them small. */
+  checkpointTuning?: CheckpointTuning;
+}
+
+/** The background checkpointer's interval (ms) and the WAL size (bytes) past which it finishes a checkpoint. */
+export interface CheckpointTuning {
+  intervalMs?: number;
+  restartBytes?: number;
 }
 
 /** The dialect the configuration selects. */
@@ -72,6 +88,7 @@ export async function openDatabase(config: DatabaseConfig | string): Promise<DB>
       : openSqliteFile(config.sqliteFile ?? path.join(config.dataDir, SQLITE_FILE), {
           backgroundCheckpoints: config.backgroundCheckpoints ?? false,
           onCheckpointError: config.onCheckpointError,
+          checkpointTuning: config.checkpointTuning,
         });
   try {
     await migrate(db, dialect);
@@ -94,7 +111,10 @@ export function checkpointerOf(db: DB): Checkpointer | undefined {
 }
 
 /** A SQLite file (or ':memory:'), without running the migrations. */
-export function openSqliteFile(file: string, options: { backgroundCheckpoints?: boolean; onCheckpointError?: ((message: string) => void) | undefined } = {}): DB {
+export function openSqliteFile(
+  file: string,
+  options: { backgroundCheckpoints?: boolean; onCheckpointError?: ((message: string) => void) | undefined; checkpointTuning?: CheckpointTuning | undefined } = {},
+): DB {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // A new database gets 1 KiB pages (an existing one keeps its own): a commit writes every page
@@ -115,11 +135,40 @@ export function openSqliteFile(file: string, options: { backgroundCheckpoints?: 
   sqlite.pragma('busy_timeout = 5000');
   // Prepared statements are reused across queries (statement-cache.ts).
   let database = withStatementCache(sqlite);
-  const checkpointer = background ? startCheckpointer(file, options.onCheckpointError) : null;
+  // Past RESTART_BYTES of WAL the worker asks for a complete checkpoint: the writes are held (the
+  // driver's one connection taken, so they queue as promises and the event loop runs on) while
+  // it copies the rest and the WAL may start over (checkpointer.ts).
+  let finishing = false;
+  let closed = false;
+  const finish = async (): Promise<void> => {
+    if (finishing || closed || !checkpointer) return;
+    finishing = true;
+    try {
+      await db.connection().execute(async () => {
+        heldForCheckpoint.add(database);
+        try {
+          await checkpointer.finish();
+        } finally {
+          heldForCheckpoint.delete(database);
+        }
+      });
+    } catch (err) {
+      if (!closed) options.onCheckpointError?.(err instanceof Error ? err.message : String(err));
+    } finally {
+      finishing = false;
+    }
+  };
+  const tuning = options.checkpointTuning ?? {};
+  const checkpointer = background
+    ? startCheckpointer(file, options.onCheckpointError, tuning.intervalMs ?? CHECKPOINT_INTERVAL_MS, {
+        restartBytes: tuning.restartBytes ?? RESTART_BYTES,
+        onWanted: () => void finish(),
+      })
+    : null;
   if (checkpointer) {
     const close = database.close.bind(database);
     database = new Proxy(database, {
-      get: (target, prop) => (prop === 'close' ? () => (void checkpointer.stop(), close()) : Reflect.get(target, prop, target)),
+      get: (target, prop) => (prop === 'close' ? () => ((closed = true), void checkpointer.stop(), close()) : Reflect.get(target, prop, target)),
     });
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
@@ -208,6 +257,8 @@ async function runOnce<T>(db: DB, begin: 'begin' | 'begin immediate', fn: (trx: 
 
 /** The better-sqlite3 database behind each SQLite Kysely instance (with the statement cache). */
 const sqliteDatabases = new WeakMap<DB, SQLite.Database>();
+/** SQLite databases whose writes are held while the checkpointer finishes (openSqliteFile). */
+const heldForCheckpoint = new WeakSet<SQLite.Database>();
 /** Handles of running SQLite write transactions, and their database. */
 const heldSqlite = new WeakMap<Trx, SQLite.Database>();
 
@@ -228,11 +279,13 @@ export function heldSqliteOf(trx: Trx): SQLite.Database | undefined {
  * run it, skipping the driver's queue and its promises (every authenticated request's session
  * read goes this way). While a write transaction is open, from its BEGIN to its COMMIT and across
  * every await in between, this is undefined: the statement waits in the driver's queue as
- * before, so it never runs inside, or sees, another caller's transaction.
+ * before, so it never runs inside, or sees, another caller's transaction. Nor while the
+ * checkpointer finishes (its worker holds the write lock): a write would sleep in SQLite's busy
+ * handler on the event loop, so the statement waits in the driver's queue instead.
  */
 export function idleSqliteOf(db: Trx): SQLite.Database | undefined {
   const raw = sqliteDatabases.get(db);
-  return raw !== undefined && !raw.inTransaction ? raw : undefined;
+  return raw !== undefined && !raw.inTransaction && !heldForCheckpoint.has(raw) ? raw : undefined;
 }
 
 /** Milliseconds since the epoch; every timestamp column stores this. */

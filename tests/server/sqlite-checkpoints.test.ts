@@ -1,6 +1,8 @@
 /**
  * SQLite hot-path storage (docs/performance.md, "Fifth pass"):
- *   - WAL checkpoints run in a worker thread (server/db/checkpointer.ts), not inside commits;
+ *   - WAL checkpoints run in a worker thread (server/db/checkpointer.ts), not inside commits, and
+ *     under writes that never pause the worker finishes one while the writes are held, so the WAL
+ *     starts over without the server's own commit checkpointing (docs/performance.md, "Eleventh pass");
  *   - a new database has small pages (fewer bytes written per commit);
  *   - the batch read of settlement searches by primary key, not by the status index;
  *   - prepared queries run directly on the connection a write transaction holds, nowhere else.
@@ -11,7 +13,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
-import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type DB, type Trx } from '../../server/db';
+import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type CheckpointTuning, type DB, type Trx } from '../../server/db';
 import { AUTOCHECKPOINT_BYTES, FALLBACK_AUTOCHECKPOINT_BYTES, startCheckpointer } from '../../server/db/checkpointer';
 import { batchRowsQuery } from '../../server/domain/orders/settle-batch';
 
@@ -20,10 +22,10 @@ afterEach(async () => {
   for (const db of open.splice(0)) await db.destroy();
 });
 
-async function tempDb(backgroundCheckpoints: boolean): Promise<{ db: DB; file: string }> {
+async function tempDb(backgroundCheckpoints: boolean, checkpointTuning?: CheckpointTuning): Promise<{ db: DB; file: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-ckpt-'));
   const file = path.join(dir, 'tradeterminal.db');
-  const db = await openDatabase({ dataDir: dir, sqliteFile: file, backgroundCheckpoints });
+  const db = await openDatabase({ dataDir: dir, sqliteFile: file, backgroundCheckpoints, checkpointTuning });
   open.push(db);
   return { db, file };
 }
@@ -58,6 +60,32 @@ describe('WAL checkpoints off the event loop', () => {
     const after = await checkpointer!.now();
     expect(after.log).toBeLessThan(result.log);
     expect(after.checkpointed).toBe(after.log);
+  });
+
+  it('under writes that never pause, the worker finishes a checkpoint while the writes are held, and the WAL starts over long before the backstop', async () => {
+    // A PASSIVE pass never completes while commits keep coming, so without the finish the WAL
+    // would grow to the 200 MB backstop and the server's own commit would checkpoint the rest.
+    const finishAt = 256 * 1024;
+    const { db, file } = await tempDb(true, { intervalMs: 20, restartBytes: finishAt });
+    await sql`create table scratch (id integer primary key, body text not null)`.execute(db);
+    const body = 'x'.repeat(3000);
+    await checkpointerOf(db)!.now(); // the worker is up
+    // Two rounds of 2,000 writes (~8 MB of WAL each at 1 KiB pages) that never pause, yielding as
+    // a server does between requests (the worker's message gets its turn).
+    const round = async () => {
+      for (let i = 0; i < 2000; i++) {
+        await transaction(db, (trx) => sql`insert into scratch (body) values (${body})`.execute(trx).then(() => undefined));
+        if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return fs.statSync(`${file}-wal`).size;
+    };
+    const first = await round();
+    const second = await round();
+    const rows = await sql<{ n: number }>`select count(*) as n from scratch`.execute(db);
+    expect(rows.rows[0].n).toBe(4000);
+    // The -wal file is reused from its start: the second round's ~8 MB did not grow it by half
+    // of that (without the finish it grows by all of it, a PASSIVE pass never completing).
+    expect(second - first).toBeLessThan((2000 * 3000) / 2);
   });
 
   it('reports a worker that cannot checkpoint instead of failing silently', async () => {
