@@ -34,7 +34,7 @@ import { createRequire } from 'node:module';
 /** How often the worker checkpoints. */
 export const CHECKPOINT_INTERVAL_MS = 500;
 /** WAL size (bytes) past which the worker asks the server to hold its writes for a complete checkpoint. */
-export const RESTART_BYTES = 64 * 1024 * 1024;
+export const RESTART_BYTES = 128 * 1024 * 1024;
 /** How long a finish waits for another process's reader or writer before it gives up until the next pass. */
 export const FINISH_BUSY_MS = 50;
 /** The server connection's own automatic checkpoint: a backstop, at this much WAL (bytes). */
