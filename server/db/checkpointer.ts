@@ -24,8 +24,8 @@
  * for a finish: the server holds its writes without blocking its event loop (it takes the
  * driver's one connection, so queries and transactions queue as promises while requests, ticks
  * and sockets go on), the worker runs `wal_checkpoint(RESTART)` on what was committed since its
- * PASSIVE pass (a few milliseconds: no writer to wait for, nothing to sleep on), and the next
- * write starts the WAL over. The backstop stays for a worker that falls behind or stops.
+ * PASSIVE pass (5-24 ms here: no writer to wait for, what is left is its two fsyncs), and the
+ * next write starts the WAL over. The backstop stays for a worker that falls behind or stops.
  * The marks are set in bytes (new databases have 1 KiB pages, docs/performance.md "Fifth pass").
  */
 import { Worker } from 'node:worker_threads';
@@ -35,8 +35,10 @@ import { createRequire } from 'node:module';
 export const CHECKPOINT_INTERVAL_MS = 500;
 /** WAL size (bytes) past which the worker asks the server to hold its writes for a complete checkpoint. */
 export const RESTART_BYTES = 128 * 1024 * 1024;
-/** How long a finish waits for another process's reader or writer before it gives up until the next pass. */
+/** How long a finish waits for another process's reader or writer before it gives up. */
 export const FINISH_BUSY_MS = 50;
+/** After a finish that gave up, how long before the worker asks again (the backstop still holds). */
+export const FINISH_QUIET_MS = 5000;
 /** The server connection's own automatic checkpoint: a backstop, at this much WAL (bytes). */
 export const FALLBACK_AUTOCHECKPOINT_BYTES = 200 * 1024 * 1024;
 /** The automatic checkpoint of a connection without the worker (the operator's one-shot tools), in bytes of WAL. */
@@ -80,10 +82,11 @@ const checkpoint = (mode) => {
   }
 };
 let wanted = false;
+let quietUntil = 0;
 const timer = setInterval(() => {
   const r = checkpoint('PASSIVE');
   if (r.error) parentPort.postMessage({ type: 'error', message: r.error });
-  else if (!wanted && workerData.restartBytes > 0 && r.log * pageSize >= workerData.restartBytes) {
+  else if (!wanted && workerData.restartBytes > 0 && r.log * pageSize >= workerData.restartBytes && Date.now() >= quietUntil) {
     wanted = true;
     parentPort.postMessage({ type: 'finish-wanted' });
   }
@@ -93,10 +96,11 @@ parentPort.on('message', (m) => {
   if (m && m.type === 'finish') {
     wanted = false;
     // The server's writes wait meanwhile: a reader in another process (the operator's CLI) may
-    // hold the WAL for long, so give up soon (busy) and let the next pass ask again.
+    // hold the WAL for long, so give up soon (busy) and do not ask again for a while.
     db.pragma('busy_timeout = ' + workerData.finishBusyMs);
     const result = checkpoint('RESTART');
     db.pragma('busy_timeout = 5000');
+    if (result.busy) quietUntil = Date.now() + workerData.finishQuietMs;
     parentPort.postMessage({ type: 'result', id: m.id, result });
   }
   if (m && m.type === 'stop') {
@@ -123,7 +127,7 @@ export function startCheckpointer(
   finishRequests: FinishRequests = { restartBytes: 0, onWanted: () => undefined },
 ): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs, restartBytes: finishRequests.restartBytes, finishBusyMs: FINISH_BUSY_MS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs, restartBytes: finishRequests.restartBytes, finishBusyMs: FINISH_BUSY_MS, finishQuietMs: FINISH_QUIET_MS } });
   // The worker never keeps the process alive by itself.
   worker.unref();
   let nextId = 0;

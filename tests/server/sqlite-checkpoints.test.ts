@@ -88,6 +88,36 @@ describe('WAL checkpoints off the event loop', () => {
     expect(second - first).toBeLessThan((2000 * 3000) / 2);
   });
 
+  it('gives a finish up soon while another process reads from the WAL: the writes are not held for the busy timeout', async () => {
+    const { db, file } = await tempDb(true, { intervalMs: 20, restartBytes: 64 * 1024 });
+    await sql`create table scratch (id integer primary key, body text not null)`.execute(db);
+    const body = 'x'.repeat(3000);
+    await sql`insert into scratch (body) values (${body})`.execute(db);
+    await checkpointerOf(db)!.now(); // the worker is up
+    // The operator's CLI in the middle of a long read: its snapshot keeps the WAL from being
+    // checkpointed past it, so a RESTART would wait for it (SQLite's busy timeout is 5 s).
+    const reader = new SQLite(file, { readonly: true });
+    try {
+      reader.exec('begin');
+      expect(reader.prepare('select count(*) as n from scratch').get()).toEqual({ n: 1 });
+      let longest = 0;
+      for (let i = 0; i < 600; i++) {
+        const started = performance.now();
+        await transaction(db, (trx) => sql`insert into scratch (body) values (${body})`.execute(trx).then(() => undefined));
+        longest = Math.max(longest, performance.now() - started);
+        if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      // ~1.8 MB of WAL past a 64 KB mark: finishes were asked for and gave up after 50 ms
+      // each; none held a write for SQLite's 5 s.
+      expect(longest).toBeLessThan(2000);
+      reader.exec('commit');
+    } finally {
+      reader.close();
+    }
+    const rows = await sql<{ n: number }>`select count(*) as n from scratch`.execute(db);
+    expect(rows.rows[0].n).toBe(601);
+  });
+
   it('reports a worker that cannot checkpoint instead of failing silently', async () => {
     const errors: string[] = [];
     const checkpointer = startCheckpointer(path.join(os.tmpdir(), 'tt-ckpt-missing', 'none.db'), (m) => errors.push(m), 50);
