@@ -91,6 +91,8 @@ export class EventDispatcher {
   /** A drain is due on the next turn and has not begun to read. */
   private scheduled = false;
   private again = false;
+  /** After stop(): no drain starts any more (a commit finishing during shutdown still pokes). */
+  private stopped = false;
   private readonly listeners = new Map<string, Set<Listener>>();
 
   constructor(
@@ -133,6 +135,7 @@ export class EventDispatcher {
    * drain has begun needs nothing more, since the drain's read comes after its commit.
    */
   poke(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.running) {
       if (!this.scheduled) this.again = true;
       return this.running;
@@ -143,9 +146,14 @@ export class EventDispatcher {
         this.scheduled = false;
         return this.drain();
       })
+      // A drain that fails (the database gone or refusing) is reported, never an unhandled
+      // rejection: the poll's and ctx.tx's pokes are not awaited. The next poke or poll retries.
+      .catch((err: unknown) => {
+        this.onError(err);
+      })
       .finally(() => {
         this.running = null;
-        if (this.again) {
+        if (this.again && !this.stopped) {
           this.again = false;
           void this.poke();
         }
@@ -215,9 +223,11 @@ export class EventDispatcher {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    // A drain that ends by starting another (a poke came while it ran) is waited for too.
+    while (this.running) await this.running;
   }
 
   /** Drop delivered events older than `maxAgeMs`. */

@@ -66,6 +66,40 @@ describe('event dispatcher (cursor)', () => {
     await polling.stop();
   });
 
+  it('starts no delivery once stopped, and reports a failed one instead of rejecting', async () => {
+    let reads = 0;
+    let failing = false;
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        reads++;
+        if (failing) throw new Error('database refused');
+        return args.result;
+      },
+    };
+    const errors: unknown[] = [];
+    const events = new EventDispatcher(db.withPlugin(plugin), 60_000, (err) => errors.push(err));
+    await events.start();
+    const heard: number[] = [];
+    events.on('alert.fired', (e) => void heard.push(e.payload.alert_id));
+    // A drain that fails (as after the database was closed under it) resolves the poke and is reported.
+    failing = true;
+    await transaction(db, (trx) => recordEvent(trx, 'alert.fired', null, { alert_id: 200 }));
+    await expect(events.poke()).resolves.toBeUndefined();
+    expect(String(errors[0])).toMatch(/database refused/);
+    failing = false;
+    await events.poke();
+    expect(heard).toEqual([200]);
+    // After stop (shutdown: the database is destroyed next), a commit that finishes and pokes reads nothing.
+    await events.stop();
+    reads = 0;
+    await transaction(db, (trx) => recordEvent(trx, 'alert.fired', null, { alert_id: 201 }));
+    await events.poke();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads).toBe(0);
+    expect(heard).toEqual([200]);
+  });
+
   it('the pokes of one turn of the event loop share one read', async () => {
     // Counts the dispatcher's reads of the outbox (every query its handle runs passes the plugin).
     let reads = 0;
