@@ -85,7 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     : null;
   const readiness = new Readiness();
   // On PostgreSQL several nodes share the outbox: each event is claimed once (events.ts).
-  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event listener failed'), { claim: config.databaseUrl !== undefined, now: options.now });
+  const events = new EventDispatcher(db, 250, (err) => app.log.error({ err }, 'event delivery failed'), { claim: config.databaseUrl !== undefined, now: options.now });
   const now = options.now ?? (() => Date.now());
   let markStarted: () => void = () => undefined;
   let markFailed: (err: unknown) => void = () => undefined;

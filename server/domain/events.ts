@@ -153,7 +153,8 @@ export class EventDispatcher {
       })
       .finally(() => {
         this.running = null;
-        if (this.again && !this.stopped) {
+        // After stop() this poke returns at once (no drain starts).
+        if (this.again) {
           this.again = false;
           void this.poke();
         }
@@ -226,8 +227,8 @@ export class EventDispatcher {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    // A drain that ends by starting another (a poke came while it ran) is waited for too.
-    while (this.running) await this.running;
+    // A drain in progress is waited for; it starts no other (poke() does nothing once stopped).
+    if (this.running) await this.running;
   }
 
   /** Drop delivered events older than `maxAgeMs`. */
