@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs/promises';
 import type { ServerBase } from './context';
+import type { Trx } from './db';
 import type { AccessClaims } from './domain/auth/tokens';
 import { Mailer } from './domain/mail';
 import { AuthService } from './domain/auth/service';
@@ -36,6 +37,8 @@ export interface CompositionOptions {
 /** Whether the session an access token belongs to is still alive (logout, revocation, reuse). */
 export interface SessionCheck {
   isActive(claims: AccessClaims): Promise<boolean>;
+  /** The same read on `db`: inside the caller's transaction (http/auth.ts `requireToken`). */
+  isActiveOn(db: Trx, claims: AccessClaims): Promise<boolean>;
   /** The same for many tokens in one read: the `familyKey`s of the live ones (the socket sweep). */
   activeFamilies(claims: readonly AccessClaims[]): Promise<Set<string>>;
 }
@@ -47,6 +50,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
   const sessions: SessionCheck = {
     isActive: (claims) => isFamilyActive(db, claims),
+    isActiveOn: (trx, claims) => isFamilyActive(trx, claims),
     activeFamilies: (claims) => activeFamilies(db, claims),
   };
   const auth = new AuthService(base, mailer);

@@ -1,16 +1,31 @@
 /**
- * The bearer-token guard. `requireAuth(ctx)` is a preHandler that accepts only a valid access
+ * The bearer-token guards. `requireAuth(ctx)` is a preHandler that accepts only a valid access
  * token of a live session and puts its claims on `request.auth`; anything else is a 401 with
  * the envelope. Routes read `request.auth!.userId`.
+ *
+ * `requireToken(ctx)` is for a route that opens a write transaction anyway (order placement):
+ * it checks the token (signature, expiry) and leaves the session's liveness read to that
+ * transaction, through `request.pendingSession.verify(trx)`, the only way to the claims. On
+ * SQLite a read of its own, before the transaction, cost ~25-35 us of the ~440 us an order
+ * costs the server; inside it, one statement of a couple of microseconds
+ * (docs/performance.md, "Twelfth pass"). A dead session is still a 401 and writes nothing.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import type { Trx } from '../db';
 import type { AccessClaims } from '../domain/auth/tokens';
 import { unauthorized, forbidden } from './errors';
+
+/** A valid access token whose session is checked by `verify`, on the caller's transaction. */
+export interface PendingSession {
+  /** The token's claims once its session reads as live on `db`; a 401 otherwise. */
+  verify(db: Trx): Promise<AccessClaims>;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AccessClaims | null;
+    pendingSession: PendingSession | null;
   }
 }
 
@@ -21,13 +36,32 @@ export function bearerToken(req: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
+/** The claims of the request's bearer token when it is valid (signature, expiry); a 401 otherwise. */
+async function tokenClaims(ctx: AppContext, req: FastifyRequest): Promise<AccessClaims> {
+  const token = bearerToken(req);
+  if (!token) throw unauthorized();
+  const claims = await ctx.tokens.verify(token, ctx.now());
+  if (!claims) throw unauthorized();
+  return claims;
+}
+
 export function requireAuth(ctx: AppContext) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
-    const token = bearerToken(req);
-    if (!token) throw unauthorized();
-    const claims = await ctx.tokens.verify(token, ctx.now());
-    if (!claims || !(await ctx.services.sessions.isActive(claims))) throw unauthorized();
+    const claims = await tokenClaims(ctx, req);
+    if (!(await ctx.services.sessions.isActive(claims))) throw unauthorized();
     req.auth = claims;
+  };
+}
+
+export function requireToken(ctx: AppContext) {
+  return async (req: FastifyRequest, _reply: FastifyReply) => {
+    const claims = await tokenClaims(ctx, req);
+    req.pendingSession = {
+      verify: async (db) => {
+        if (!(await ctx.services.sessions.isActiveOn(db, claims))) throw unauthorized();
+        return claims;
+      },
+    };
   };
 }
 

@@ -121,6 +121,25 @@ describe('placement', () => {
     const bad = await s.server.api('GET', '/api/platform/orders', undefined, 'not-a-token');
     expect(bad.status).toBe(401);
   });
+
+  // The route checks only the token's signature before the handler; the session is read as the
+  // order transaction's first statement (http/auth.ts requireToken, placement.ts Placer).
+  it('refuses a signed token whose session has ended: 401 and nothing written, for a new order, a replay and a closed pair', async () => {
+    const user = await makeUser(s);
+    s.feed.push(PAIR, 1.16, s.clock!.advance(100));
+    const first = await place(user, order({ client_request_id: 'web-before-logout' }));
+    expect(first.status).toBe(201);
+    expect((await s.server.api('POST', '/api/platform/auth/logout', undefined, user.token)).status).toBe(200);
+    const before = await balance(s, user.id, 'USD', 'demo');
+    for (const body of [order(), order({ client_request_id: 'web-before-logout' }), order({ pair_code: 'NOPE', client_request_id: 'web-before-logout' })]) {
+      const r = await place(user, body);
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ success: false, data: null });
+    }
+    expect(await balance(s, user.id, 'USD', 'demo')).toBe(before);
+    const rows = await s.server.ctx.db.selectFrom('orders').select('id').where('user_id', '=', user.id).execute();
+    expect(rows.map((r) => r.id)).toEqual([first.body.data!.order.order_id]);
+  });
 });
 
 describe('settlement at expiry', () => {

@@ -37,7 +37,17 @@ export function freshTick(market: MarketService, pairCode: string, now: number):
   return tick && now - tick.time <= market.staleLimitMs(pairCode) ? tick : undefined;
 }
 
-export async function placeOrder(deps: OrdersDeps, userId: number, input: CreateOrder): Promise<Placed<OrderRow>> {
+/**
+ * Who places the order: a user id, or an access token whose session is still to be read
+ * (http/auth.ts `requireToken`). That read then runs as the order transaction's first statement
+ * instead of a read transaction of its own before it (docs/performance.md, "Twelfth pass"); a
+ * dead session throws its 401 before anything is written.
+ */
+export type Placer = number | { verify(db: Trx): Promise<{ userId: number }> };
+
+const userOf = async (who: Placer, db: Trx): Promise<number> => (typeof who === 'number' ? who : (await who.verify(db)).userId);
+
+export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrder): Promise<Placed<OrderRow>> {
   const currency = findCurrency(input.currency);
   const stake = currency ? toMinor(input.amount, currency.decimals) : null;
   // The contract schema has already refused these; this guards a caller that skipped it.
@@ -49,6 +59,8 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
   const tradable = pair !== undefined && pair.is_active !== false;
   const tick = tradable ? freshTick(deps.market, pair.pair_code, deps.now()) : undefined;
   if (!tradable || !tick) {
+    // The session first: a dead one is a 401 here too, not the pair's answer.
+    const userId = await userOf(who, deps.db);
     // A retry of an order placed before its pair closed or its quotes stopped answers that
     // order. Only here is the request id looked up before the transaction: a new order (the
     // SPA sends an id with every one) is checked once, inside it.
@@ -61,8 +73,11 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
     throw conflict(deps.market.latestTick(pair.pair_code) ? OrderErrorText.quotesDelayed : OrderErrorText.priceUnavailable);
   }
 
+  // Known once the transaction has read the session (always, for a user id).
+  let userId = typeof who === 'number' ? who : undefined;
   try {
     return await deps.tx(async (trx) => {
+      userId = await userOf(who, trx);
       // A retry (same user and request id) answers the order made the first time, unchanged.
       if (requestId) {
         const earlier = await findByRequestId(trx, userId, requestId);
@@ -110,7 +125,7 @@ export async function placeOrder(deps: OrdersDeps, userId: number, input: Create
     });
   } catch (err) {
     if (err instanceof InsufficientBalanceError) throw badRequest(ErrorText.insufficientBalance);
-    if (requestId && isUniqueViolation(err)) {
+    if (requestId && userId !== undefined && isUniqueViolation(err)) {
       // Another writer inserted the same request id between our check and our insert.
       const earlier = await findByRequestId(deps.db, userId, requestId);
       if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };

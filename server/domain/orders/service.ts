@@ -18,7 +18,7 @@ import type {
 } from '../../../contract/orders';
 import type { OrdersDeps } from './deps';
 import { closeOrderEarly } from './early-close';
-import { placeOrder } from './placement';
+import { placeOrder, type Placer } from './placement';
 import { getOrder, listAllOrders, listOrders, orderTicks, wire } from './queries';
 import { SettlementScheduler } from './settlement';
 import { OPEN } from './wire';
@@ -41,9 +41,13 @@ export class OrdersService {
     this.started.catch(() => undefined);
   }
 
-  /** Place an order; `created` is false when a client_request_id replay returned the earlier order. */
-  async place(userId: number, input: CreateOrder): Promise<{ order: Order; created: boolean }> {
-    const placed = await placeOrder(this.deps, userId, input);
+  /**
+   * Place an order for a user id, or for a token whose session the order's transaction reads
+   * (placement.ts `Placer`); `created` is false when a client_request_id replay returned the
+   * earlier order.
+   */
+  async place(who: Placer, input: CreateOrder): Promise<{ order: Order; created: boolean }> {
+    const placed = await placeOrder(this.deps, who, input);
     if (placed.created) this.scheduler.schedule(placed.value);
     return { order: wire(this.deps, placed.value), created: placed.created };
   }
