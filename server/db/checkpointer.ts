@@ -24,12 +24,9 @@
  * for a finish: the server holds its writes without blocking its event loop (it takes the
  * driver's one connection, so queries and transactions queue as promises while requests, ticks
  * and sockets go on), the worker runs `wal_checkpoint(RESTART)` on what was committed since its
- * PASSIVE pass, and the next write starts the WAL over. Its cost is its two fsyncs: the worker
- * first flushes the -wal file itself while the writes go on (syncWal), so the hold syncs only
- * the last milliseconds of writes: 2-5 ms here, against 7-11 ms (5-24 ms in busier runs) when it
- * synced everything written since the last pass (docs/performance.md, "Twelfth pass"). The
- * backstop stays for a worker that falls behind or stops. The marks are set in bytes (new
- * databases have 1 KiB pages, docs/performance.md "Fifth pass").
+ * PASSIVE pass (5-24 ms here: no writer to wait for, what is left is its two fsyncs), and the
+ * next write starts the WAL over. The backstop stays for a worker that falls behind or stops.
+ * The marks are set in bytes (new databases have 1 KiB pages, docs/performance.md "Fifth pass").
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -72,7 +69,6 @@ export interface Checkpointer {
 // CommonJS run by the worker (eval): no TypeScript loader is needed inside it.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
@@ -85,18 +81,6 @@ const checkpoint = (mode) => {
     return { error: String(err && err.message || err) };
   }
 };
-// Before asking for a finish: flush what the writes have put in the -wal file since the last
-// pass (tens of MB at 2,000 orders a second) while they go on, so the RESTART, during which they
-// wait, syncs only the last few milliseconds' worth. Only the -wal file: closing a descriptor of
-// the database file would drop this process's POSIX locks on it (SQLite locks the WAL through -shm).
-const syncWal = () => {
-  try {
-    const fd = fs.openSync(workerData.file + '-wal', 'r+');
-    try { fs.fdatasyncSync(fd); } finally { fs.closeSync(fd); }
-  } catch (err) {
-    parentPort.postMessage({ type: 'error', message: 'syncing the WAL before a finish: ' + String(err && err.message || err) });
-  }
-};
 let wanted = false;
 let quietUntil = 0;
 const timer = setInterval(() => {
@@ -104,7 +88,6 @@ const timer = setInterval(() => {
   if (r.error) parentPort.postMessage({ type: 'error', message: r.error });
   else if (!wanted && workerData.restartBytes > 0 && r.log * pageSize >= workerData.restartBytes && Date.now() >= quietUntil) {
     wanted = true;
-    syncWal();
     parentPort.postMessage({ type: 'finish-wanted' });
   }
 }, workerData.intervalMs);
