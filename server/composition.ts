@@ -36,9 +36,8 @@ export interface CompositionOptions {
 
 /** Whether the session an access token belongs to is still alive (logout, revocation, reuse). */
 export interface SessionCheck {
-  isActive(claims: AccessClaims): Promise<boolean>;
-  /** The same read on `db`: inside the caller's transaction (http/auth.ts `requireToken`). */
-  isActiveOn(db: Trx, claims: AccessClaims): Promise<boolean>;
+  /** `on`: read inside the caller's transaction instead (http/auth.ts `requireToken`). */
+  isActive(claims: AccessClaims, on?: Trx): Promise<boolean>;
   /** The same for many tokens in one read: the `familyKey`s of the live ones (the socket sweep). */
   activeFamilies(claims: readonly AccessClaims[]): Promise<Set<string>>;
 }
@@ -49,8 +48,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   // ---- auth: mail, sessions, accounts ------------------------------------------------------
   const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
   const sessions: SessionCheck = {
-    isActive: (claims) => isFamilyActive(db, claims),
-    isActiveOn: (trx, claims) => isFamilyActive(trx, claims),
+    isActive: (claims, on = db) => isFamilyActive(on, claims),
     activeFamilies: (claims) => activeFamilies(db, claims),
   };
   const auth = new AuthService(base, mailer);
