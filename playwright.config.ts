@@ -6,8 +6,9 @@ import fs from 'node:fs';
 // Browser tests run the built SPA against a real server with a fresh database, in Debian's
 // Chromium (CHROME_PATH overrides /usr/bin/chromium). `npm test` builds before this runs.
 // A random port per run (kept for the workers through the environment) so parallel runs on one
-// machine do not collide; E2E_PORT pins it.
-const port = Number((process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000))));
+// machine do not collide; E2E_PORT pins it. Below Linux's ephemeral range (32768-60999 by
+// default), where an outgoing connection of anything on the machine may hold the port.
+const port = Number((process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 12000))));
 // The config is evaluated in the runner and again in every worker: the runner creates the data
 // directory once and the workers inherit its path through the environment.
 const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'tt-e2e-')));

@@ -12,46 +12,57 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
+import { freePort } from '../support/free-port';
 import { startOxapayEmulator, type OxapayEmulator } from '../support/oxapay-emulator';
 import { registerThroughForm, screenshot, uniqueUser } from './support/app';
 
-const port = 40000 + Math.floor(Math.random() * 20000);
-const baseURL = `http://127.0.0.1:${port}`;
+// Set once the server listens (beforeAll); the tests' baseURL reads it then.
+let baseURL = '';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-e2e-live-'));
 let emu: OxapayEmulator;
 let server: ChildProcess | null = null;
 
-test.use({ baseURL });
+// eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+test.use({ baseURL: async ({}, use) => use(baseURL) });
 test.describe.configure({ timeout: 180_000 });
 
 test.beforeAll(async () => {
   emu = await startOxapayEmulator();
-  server = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT: 'false',
-      SEED_DEMO_USER: 'false',
-      PAYMENTS_MODE: 'live',
-      OXAPAY_API_URL: emu.url,
-      OXAPAY_MERCHANT_API_KEY: emu.merchantKey,
-      OXAPAY_PAYOUT_API_KEY: emu.payoutKey,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Two tries, as the other harnesses do (tests/support/free-port.ts): the free port may be taken
+  // between freePort() and the server's bind (a random port in the ephemeral range once was).
   let output = '';
-  server.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  server.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${baseURL}/api/health`).then((r) => r.ok).catch(() => false);
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    baseURL = `http://127.0.0.1:${port}`;
+    output = '';
+    server = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT: 'false',
+        SEED_DEMO_USER: 'false',
+        PAYMENTS_MODE: 'live',
+        OXAPAY_API_URL: emu.url,
+        OXAPAY_MERCHANT_API_KEY: emu.merchantKey,
+        OXAPAY_PAYOUT_API_KEY: emu.payoutKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+    server.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    const end = Date.now() + 60_000;
+    let ok = false;
+    while (!ok && Date.now() <= end && server.exitCode === null) {
+      ok = await fetch(`${baseURL}/api/health`).then((r) => r.ok).catch(() => false);
+      if (!ok) await new Promise((r) => setTimeout(r, 250));
+    }
     if (ok) break;
-    if (Date.now() > end || server.exitCode !== null) throw new Error(`live server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
+    if (attempt === 0 && output.includes('EADDRINUSE')) continue;
+    throw new Error(`live server did not start:\n${output}`);
   }
   expect(output).toMatch(/Payments: LIVE - OxaPay at/);
 });
