@@ -22,10 +22,12 @@ import type { Config } from './config';
 import { loadSecrets } from './secrets';
 import { openDatabase, transaction } from './db';
 import { EventDispatcher } from './domain/events';
-import { AccessTokens } from './domain/auth/tokens';
-import type { AppContext, ServerBase, ServerModule } from './context';
+import { AccessTokens } from './infra/tokens';
+import type { AppContext, ServerModule } from './context';
+import type { ServerBase } from './base';
 import { buildServices } from './composition';
-import { HttpError } from './http/errors';
+import { failureOf } from './http/errors';
+import { RateLimited } from './domain/errors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { installSocketGuard, type SocketCounter } from './http/socket-guard';
 import { DRAINING_TEXT, Readiness, feedCheck, registerDrainHooks } from './http/readiness';
@@ -165,17 +167,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => new HttpError(429, ErrorText.tooManyRequests),
+    errorResponseBuilder: () => new RateLimited(ErrorText.tooManyRequests),
     // Across nodes: the counters in Redis. While Redis does not answer the limits are skipped
     // (fail open, logged by the connection watcher) rather than failing every request.
     ...(redis ? { redis: redis.commands, nameSpace: `${KEY_PREFIX}rl:`, skipOnError: true } : {}),
   });
   registerHardening(app);
 
-  app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send(fail(error.message, error.details));
-    }
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const failure = failureOf(error);
+    if (failure) return reply.status(failure.status).send(failure.body);
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return reply.status(status).send(fail(clientErrorText(error as FastifyError, status)));

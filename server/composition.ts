@@ -9,9 +9,9 @@
  * through `Services`. See docs/architecture.md, "How to add a service".
  */
 import fs from 'node:fs/promises';
-import type { ServerBase } from './context';
+import type { ServerBase } from './base';
 import type { Trx } from './db';
-import type { AccessClaims } from './domain/auth/tokens';
+import type { AccessClaims } from './infra/tokens';
 import { Mailer } from './domain/mail';
 import { AuthService } from './domain/auth/service';
 import { activeFamilies, isFamilyActive } from './domain/auth/sessions';

@@ -5,7 +5,7 @@
  * on a subscriber connection of the bus's own, beside the socket.io adapter's); on SQLite
  * nothing (null): a single node runs the feed, the writes and every job as before.
  */
-import type { ServerBase } from '../context';
+import type { ServerBase } from '../base';
 import type { Market } from '../domain/market/service';
 import { pgLockConnector } from './leadership';
 import { ClusterNode } from './node';

@@ -20,6 +20,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from './schema';
 import { migrationsFor } from './migrations';
+import type { SqlDialect } from './migrations/dialect';
 import { withStatementCache } from './statement-cache';
 import {
   AUTOCHECKPOINT_BYTES,
@@ -35,9 +36,11 @@ import { createPool, isRetryable } from './postgres';
 export type DB = Kysely<Database>;
 /** A handle bound to the one connection of a running transaction (or the db itself for reads). */
 export type Trx = Kysely<Database>;
+/** Runs `fn` in one write transaction (BEGIN IMMEDIATE on SQLite); inside it use only the handed `trx`. */
+export type RunTx = <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
 
-/** The two SQL dialects the server runs on. */
-export type SqlDialect = 'sqlite' | 'postgres';
+/** The two SQL dialects the server runs on (defined beside the migrations, which take it too). */
+export type { SqlDialect };
 
 /** Page size of a SQLite database created by the server (an existing file keeps its own). */
 export const SQLITE_PAGE_SIZE = 1024;

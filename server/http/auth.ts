@@ -14,8 +14,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Trx } from '../db';
-import type { AccessClaims } from '../domain/auth/tokens';
-import { unauthorized, forbidden } from './errors';
+import type { AccessClaims } from '../infra/tokens';
+import { unauthenticated, forbidden } from '../domain/errors';
 
 /** A valid access token whose session is checked by `verify`, on the caller's transaction. */
 export interface PendingSession {
@@ -40,16 +40,16 @@ export function bearerToken(req: FastifyRequest): string | null {
 /** The claims of the request's bearer token when it is valid (signature, expiry); a 401 otherwise. */
 async function tokenClaims(ctx: AppContext, req: FastifyRequest): Promise<AccessClaims> {
   const token = bearerToken(req);
-  if (!token) throw unauthorized();
+  if (!token) throw unauthenticated();
   const claims = await ctx.tokens.verify(token, ctx.now());
-  if (!claims) throw unauthorized();
+  if (!claims) throw unauthenticated();
   return claims;
 }
 
 export function requireAuth(ctx: AppContext) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const claims = await tokenClaims(ctx, req);
-    if (!(await ctx.services.sessions.isActive(claims))) throw unauthorized();
+    if (!(await ctx.services.sessions.isActive(claims))) throw unauthenticated();
     req.auth = claims;
   };
 }
@@ -59,7 +59,7 @@ export function requireToken(ctx: AppContext) {
     const claims = await tokenClaims(ctx, req);
     req.pendingSession = {
       verify: async (db) => {
-        if (!(await ctx.services.sessions.isActive(claims, db))) throw unauthorized();
+        if (!(await ctx.services.sessions.isActive(claims, db))) throw unauthenticated();
         return claims;
       },
     };

@@ -1,24 +1,48 @@
 /**
- * Errors a route may throw on purpose. The error handler (app.ts) turns an HttpError into the
- * spec's envelope with its status; anything else becomes a 500 "Internal server error" with
- * nothing of its internals in the body (the log keeps them).
+ * The one place where a failure becomes an HTTP answer. Routes and domain code throw the
+ * domain's error classes (server/domain/errors.ts); the app's error handler (app.ts) asks
+ * `failureOf` for the status and the spec's envelope. Anything that is not a DomainError is left
+ * to the handler (framework 4xx errors keep their status, the rest is a 500).
  */
-import type { FieldError } from '../../contract/envelope';
-import { ErrorText } from '../../contract/envelope';
+import { fail, type Envelope } from '../../contract/envelope';
+import {
+  Conflict,
+  DomainError,
+  Forbidden,
+  InvalidInput,
+  NotFound,
+  ProviderFailed,
+  ProviderTimeout,
+  RateLimited,
+  TooLarge,
+  Unauthenticated,
+  Unavailable,
+} from '../domain/errors';
 
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly details?: FieldError[],
-  ) {
-    super(message);
+/** Status per domain failure; a subclass takes its parent's (the prototype chain is walked). */
+const STATUS = new Map<abstract new (...args: never[]) => DomainError, number>([
+  [InvalidInput, 400],
+  [Unauthenticated, 401],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [TooLarge, 413],
+  [RateLimited, 429],
+  [ProviderFailed, 502],
+  [Unavailable, 503],
+  [ProviderTimeout, 504],
+]);
+
+export function statusOf(error: DomainError): number {
+  for (let proto = Object.getPrototypeOf(error); proto && proto !== DomainError.prototype; proto = Object.getPrototypeOf(proto)) {
+    const status = STATUS.get(proto.constructor);
+    if (status !== undefined) return status;
   }
+  return 400;
 }
 
-export const badRequest = (message: string, details?: FieldError[]) => new HttpError(400, message, details);
-export const unauthorized = (message: string = ErrorText.unauthorized) => new HttpError(401, message);
-export const forbidden = (message: string = ErrorText.forbidden) => new HttpError(403, message);
-export const notFound = (message: string = ErrorText.notFound) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (message: string = ErrorText.tooManyRequests) => new HttpError(429, message);
+/** The status and envelope for a domain failure, or null for anything else. */
+export function failureOf(error: unknown): { status: number; body: Envelope<null> } | null {
+  if (!(error instanceof DomainError)) return null;
+  return { status: statusOf(error), body: fail(error.message, error.details) };
+}

@@ -1,23 +1,17 @@
 /**
- * Input validation with the contract's valibot schemas. A failure is a 400 whose message is the
- * first problem in plain words and whose `details` list every field's problem.
+ * Request parsing for routes: a JSON body and an id parameter, on top of the domain's
+ * `parseInput` (server/domain/parse.ts), which every route and webhook uses.
  */
 import * as v from 'valibot';
-import { issuesToFieldErrors } from '../../contract/validation';
-import { badRequest } from './errors';
+import { invalid } from '../domain/errors';
+import { parseInput } from '../domain/parse';
 
-export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
-  const details = issuesToFieldErrors(result.issues);
-  const first = details[0];
-  throw badRequest(first ? first.message : 'Validation failed', details);
-}
+export { parseInput };
 
 /** A JSON body must be an object; a missing body counts as an empty object. */
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
   const input = body === undefined || body === null || body === '' ? {} : body;
-  if (typeof input !== 'object' || Array.isArray(input)) throw badRequest('Request body must be a JSON object');
+  if (typeof input !== 'object' || Array.isArray(input)) throw invalid('Request body must be a JSON object');
   return parseInput(schema, input);
 }
 

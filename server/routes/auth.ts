@@ -35,7 +35,7 @@ import {
 import { parseBody } from '../http/validate';
 import { bearerToken, requireAdmin, requireAuth } from '../http/auth';
 import { pruneAuthData } from '../domain/auth/maintenance';
-import type { AccessClaims } from '../domain/auth/tokens';
+import type { AccessClaims } from '../infra/tokens';
 
 /** Per-IP limits (@fastify/rate-limit); the per-account ones live in domain/auth/limits.ts. */
 export const IP_LIMITS = {

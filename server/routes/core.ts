@@ -17,7 +17,7 @@ import { GetUserdataSchema, ProvideTokenSchema } from '../../contract/socket';
 import { getBalances } from '../domain/ledger';
 import { Coalescer } from '../domain/push-batch';
 import { parseFrontSettings } from '../domain/users';
-import type { AccessClaims } from '../domain/auth/tokens';
+import type { AccessClaims } from '../infra/tokens';
 import { familyKey } from '../domain/auth/sessions';
 import { SharedPackets } from '../http/shared-packets';
 

@@ -19,7 +19,7 @@ import { batchWithTicks } from '../domain/market/tick-chain';
 import { SelectPairSchema, type NewPrice, type PairsChanged, type PairsRates, type PriceUpdate, type SocketError } from '../../contract/socket';
 import { TIMEFRAMES, type Timeframe } from '../../contract/user';
 import { IdParamSchema, parseInput } from '../http/validate';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { Market } from '../domain/market/service';
 import { MAX_CANDLES } from '../domain/market/candles';
 import { InitCandlesPackets } from '../http/init-candles-packets';

@@ -51,7 +51,7 @@ import {
   personalDataSchema,
 } from '../../contract/profile';
 import { requireAuth } from '../http/auth';
-import { HttpError, badRequest, unauthorized } from '../http/errors';
+import { NotFound, TooLarge, invalid, unauthenticated } from '../domain/errors';
 import { parseBody, parseInput } from '../http/validate';
 import { constantTimeEqual, sha256Hex } from '../domain/auth/crypto';
 import { getProfile, updatePersonalData } from '../domain/profile/personal';
@@ -98,7 +98,7 @@ interface FormSpec {
  * maxFiles x maxFileBytes) because each is decoded and re-encoded before anything is stored.
  */
 async function readForm(req: FastifyRequest, spec: FormSpec): Promise<{ files: FormFile[]; fields: Record<string, string> }> {
-  if (!req.isMultipart()) throw badRequest(ProfileText.notMultipart);
+  if (!req.isMultipart()) throw invalid(ProfileText.notMultipart);
   const files: FormFile[] = [];
   const fields: Record<string, string> = {};
   const limits = {
@@ -116,22 +116,22 @@ async function readForm(req: FastifyRequest, spec: FormSpec): Promise<{ files: F
       if (part.type === 'file') {
         if (!spec.fileFields.includes(part.fieldname)) {
           part.file.resume();
-          throw badRequest(`${ProfileText.unexpectedField}: ${name}`, [{ field: name, message: ProfileText.unexpectedField }]);
+          throw invalid(`${ProfileText.unexpectedField}: ${name}`, [{ field: name, message: ProfileText.unexpectedField }]);
         }
         files.push({ field: part.fieldname, filename: part.filename ?? '', data: await part.toBuffer() });
       } else {
         if (!spec.textFields.includes(part.fieldname) || part.valueTruncated) {
-          throw badRequest(`${ProfileText.unexpectedField}: ${name}`, [{ field: name, message: ProfileText.unexpectedField }]);
+          throw invalid(`${ProfileText.unexpectedField}: ${name}`, [{ field: name, message: ProfileText.unexpectedField }]);
         }
-        if (fields[part.fieldname] !== undefined) throw badRequest(ProfileText.duplicateField, [{ field: name, message: ProfileText.duplicateField }]);
+        if (fields[part.fieldname] !== undefined) throw invalid(ProfileText.duplicateField, [{ field: name, message: ProfileText.duplicateField }]);
         fields[part.fieldname] = String(part.value);
       }
     }
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, spec.tooLarge);
-    if (code === 'FST_FILES_LIMIT') throw badRequest(spec.tooMany);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') throw badRequest(ProfileText.unexpectedField);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new TooLarge(spec.tooLarge);
+    if (code === 'FST_FILES_LIMIT') throw invalid(spec.tooMany);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') throw invalid(ProfileText.unexpectedField);
     throw err;
   }
   return { files, fields };
@@ -201,14 +201,14 @@ export const profileModule: ServerModule = {
         tooLarge: ProfileText.avatarTooLarge,
         tooMany: ProfileText.oneImageOnly,
       });
-      if (files.length !== 1) throw badRequest(ProfileText.avatarRequired);
+      if (files.length !== 1) throw invalid(ProfileText.avatarRequired);
       return ok({ avatar_url: await saveAvatar(svc.deps, req.auth!.userId, files[0].data) });
     });
 
     app.get('/uploads/avatars/:file', async (req, reply) => {
       const { file } = parseInput(AvatarParamsSchema, req.params);
       const data = await readAvatar(ctx.config.dataDir, file);
-      if (!data) throw new HttpError(404, ErrorText.notFound);
+      if (!data) throw new NotFound(ErrorText.notFound);
       // A random name never gets new content, so the browser may keep it for good.
       return fileHeaders(reply, AVATAR_CONTENT_TYPE, 'inline; filename="avatar.webp"', 'public, max-age=31536000, immutable').send(data);
     });
@@ -281,7 +281,7 @@ export const profileModule: ServerModule = {
     app.get('/api/v2/documents/:id', bearer, async (req) => {
       const { id } = parseInput(DocumentParamsSchema, req.params);
       const document = await getDocument(svc.deps, req.auth!.userId, id);
-      if (!document) throw new HttpError(404, ProfileText.documentNotFound);
+      if (!document) throw new NotFound(ProfileText.documentNotFound);
       return ok({ document });
     });
 
@@ -313,7 +313,7 @@ export const profileModule: ServerModule = {
       {
         onRequest: async (req) => {
           const given = req.headers['x-telegram-bot-api-secret-token'];
-          if (typeof given !== 'string' || !constantTimeEqual(sha256Hex(given), expectedSecret)) throw unauthorized();
+          if (typeof given !== 'string' || !constantTimeEqual(sha256Hex(given), expectedSecret)) throw unauthenticated();
         },
       },
       async (req) => {

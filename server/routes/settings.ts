@@ -10,7 +10,7 @@ import { ErrorText, ok } from '../../contract/envelope';
 import { FrontSettingsRequestSchema } from '../../contract/auth';
 import { parseBody } from '../http/validate';
 import { requireAuth } from '../http/auth';
-import { HttpError } from '../http/errors';
+import { NotFound } from '../domain/errors';
 import { updateFrontSettings } from '../domain/auth/front-settings';
 
 export const settingsModule: ServerModule = {
@@ -20,7 +20,7 @@ export const settingsModule: ServerModule = {
       const patch = parseBody(FrontSettingsRequestSchema, req.body);
       const now = ctx.now();
       const settings = await ctx.tx((trx) => updateFrontSettings(trx, req.auth!.userId, patch, now));
-      if (!settings) throw new HttpError(404, ErrorText.userNotFound);
+      if (!settings) throw new NotFound(ErrorText.userNotFound);
       return ok(settings);
     };
     const options = { preHandler: requireAuth(ctx) };

@@ -1,5 +1,5 @@
 /**
- * Access token verification (server/domain/auth/tokens.ts): the HS256 signature is checked with
+ * Access token verification (server/infra/tokens.ts): the HS256 signature is checked with
  * node:crypto's HMAC, synchronously, not through WebCrypto (an async thread-pool job per token,
  * a visible cost of every socket connect: docs/performance.md "Fifth pass"); the header and claim
  * rules stay jose's. A token that verified is remembered, and its time checks still hold on
@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT, UnsecuredJWT, base64url } from 'jose';
-import { AccessTokens, CLOCK_SKEW_SECONDS } from '../../server/domain/auth/tokens';
+import { AccessTokens, CLOCK_SKEW_SECONDS } from '../../server/infra/tokens';
 
 const SECRET = 'a-test-secret-of-some-length-0123456789';
 const TTL = 900;

@@ -600,8 +600,8 @@ describe('deleting and reviewing documents', () => {
     expect((await reviewDocument(profileDeps(), b.id, { status: 'pending' })).changed).toBe(true);
     expect((await reviewDocument(profileDeps(), b.id, { status: 'pending' })).changed).toBe(false);
     expect((await reviewDocument(profileDeps(), b.id, { status: 'rejected', reason: 'Too old' })).document).toMatchObject({ status: 'rejected', rejection_reason: 'Too old' });
-    await expect(reviewDocument(profileDeps(), b.id, { status: 'pending' })).rejects.toMatchObject({ statusCode: 409, message: `Document #${b.id} is already rejected` });
-    await expect(reviewDocument(profileDeps(), a.id, { status: 'rejected', reason: 'x' })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(reviewDocument(profileDeps(), b.id, { status: 'pending' })).rejects.toMatchObject({ name: 'Conflict', message: `Document #${b.id} is already rejected` });
+    await expect(reviewDocument(profileDeps(), a.id, { status: 'rejected', reason: 'x' })).rejects.toMatchObject({ name: 'Conflict' });
     const docs = (await server.api('GET', '/api/v2/user/documents', undefined, u.token)).body.data.documents;
     expect(docs.map((d: { id: number; status: string; rejection_reason: string | null }) => [d.id, d.status, d.rejection_reason])).toEqual([
       [b.id, 'rejected', 'Too old'],

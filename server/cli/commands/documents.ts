@@ -11,7 +11,7 @@
  */
 import * as v from 'valibot';
 import { DOCUMENT_STATUSES, RejectionReasonSchema, type DocumentStatus } from '../../../contract/profile';
-import { HttpError } from '../../http/errors';
+import { DomainError } from '../../domain/errors';
 import { cliProfileDeps } from '../../domain/profile/deps';
 import { listForOperator, reviewDocument, type OperatorDocument, type ReviewDecision } from '../../domain/profile/documents';
 import { UsageError, parseArgs, type CliCommand } from './types';
@@ -100,7 +100,7 @@ export const documentsCommand: CliCommand = {
         cli.out(`${outcome.changed ? done : 'Already done'}: ${describeDocument(outcome.document)}`);
         return 0;
       } catch (err) {
-        if (err instanceof HttpError) {
+        if (err instanceof DomainError) {
           cli.err(err.message);
           return 1;
         }

@@ -14,7 +14,7 @@
 import * as v from 'valibot';
 import { formatMinor } from '../../../contract/money';
 import { transaction } from '../../db';
-import { HttpError } from '../../http/errors';
+import { DomainError } from '../../domain/errors';
 import type { PaymentsDeps } from '../../domain/payments/deps';
 import { approveTransaction, rejectTransaction, DEFAULT_REJECT_REASON } from '../../domain/payments/review';
 import { isLatePaymentReview } from '../../domain/payments/status';
@@ -93,7 +93,7 @@ export const txCommand: CliCommand = {
         cli.out(`${outcome.changed ? (sub === 'approve' ? 'Approved' : 'Rejected') : 'Already done'}: ${describeTransaction(outcome.row)}`);
         return 0;
       } catch (err) {
-        if (err instanceof HttpError) {
+        if (err instanceof DomainError) {
           cli.err(err.message);
           return 1;
         }

@@ -5,9 +5,8 @@
  * index.ts), never by probing the database.
  */
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import type { SqlDialect } from '../index';
-
-export type { SqlDialect };
+/** Which database a connection speaks to (db/index.ts re-exports it for the rest of the server). */
+export type SqlDialect = 'sqlite' | 'postgres';
 
 /** A migration file: `up` (and `down`) for one dialect. */
 export interface DialectMigration {

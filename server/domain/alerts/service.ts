@@ -20,7 +20,7 @@ import { ErrorText } from '../../../contract/envelope';
 import type { Selectable } from 'kysely';
 import { forUpdate, type DB, type Trx } from '../../db';
 import type { PriceAlertsTable } from '../../db/tables/alerts';
-import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
+import { NotFound, conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
 import type { MarketService, Tick } from '../market/types';
 
@@ -141,17 +141,17 @@ export class AlertsService {
 
   async create(userId: number, input: { pair_code: string; direction: AlertDirection; price: string }): Promise<PriceAlert> {
     const pair = this.deps.market.getPair(input.pair_code);
-    if (!pair || pair.is_active === false) throw new HttpError(404, ErrorText.pairNotFound);
+    if (!pair || pair.is_active === false) throw new NotFound(ErrorText.pairNotFound);
     const precision = pair.precision;
     const scaled = textToScaled(input.price, precision);
-    if (scaled === null) throw badRequest(AlertErrorText.priceDecimals, [{ field: 'price', message: AlertErrorText.priceDecimals }]);
-    if (scaled <= 0) throw badRequest(AlertErrorText.priceInvalid, [{ field: 'price', message: AlertErrorText.priceInvalid }]);
+    if (scaled === null) throw invalid(AlertErrorText.priceDecimals, [{ field: 'price', message: AlertErrorText.priceDecimals }]);
+    if (scaled <= 0) throw invalid(AlertErrorText.priceInvalid, [{ field: 'price', message: AlertErrorText.priceInvalid }]);
     const latest = this.deps.market.latestTick(pair.pair_code);
     if (!latest) throw conflict(AlertErrorText.noPrice);
     // On the far side of the latest price, else the next tick would fire it at once.
     if (alertReached(input.direction, scaled, priceToScaled(latest.price, precision))) {
       const message = input.direction === 'above' ? AlertErrorText.aboveCurrent : AlertErrorText.belowCurrent;
-      throw badRequest(message, [{ field: 'price', message }]);
+      throw invalid(message, [{ field: 'price', message }]);
     }
     const now = this.deps.now();
     const row = await this.deps.tx(async (trx) => {

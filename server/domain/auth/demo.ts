@@ -4,7 +4,7 @@
  * the ledger like a deposit, key `seed:demo-real`, so it is paid once however often this runs;
  * the other side is the clearing account of the pseudo-provider `seed`, `house:clearing:seed`).
  */
-import type { ServerBase } from '../../context';
+import type { ServerBase } from '../../base';
 import { toMinor } from '../../../contract/money';
 import { clearingAccount, postLedger, withCounterparty } from '../ledger';
 import { createAccount } from './register';

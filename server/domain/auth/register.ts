@@ -8,7 +8,7 @@ import type { Language } from '../../../contract/user';
 import { AuthText } from '../../../contract/auth';
 import { resetDemo } from '../ledger';
 import { EMPTY_FRONT_SETTINGS } from '../users';
-import { conflict } from '../../http/errors';
+import { conflict } from '../errors';
 
 export interface NewAccount {
   username: string;

@@ -9,15 +9,15 @@
  * /login/2fa, which verifies the challenge and then calls `openSession(userId, 'user')`. Without
  * a gate such a user cannot log in at all (fail closed).
  */
-import type { ServerBase } from '../../context';
+import type { ServerBase } from '../../base';
 import type { AuthSession, Credentials, LoginResult, Registration } from '../../../contract/auth';
 import { AuthText, TRACKING_FIELDS } from '../../../contract/auth';
 import { ErrorText } from '../../../contract/envelope';
 import type { User } from '../../../contract/user';
-import { HttpError, badRequest, conflict, tooManyRequests, unauthorized } from '../../http/errors';
+import { NotFound, Unavailable, conflict, invalid, rateLimited, unauthenticated } from '../errors';
 import { loadUser, parseFrontSettings } from '../users';
 import type { Mailer } from '../mail';
-import type { AccessClaims, SessionType } from './tokens';
+import type { AccessClaims, SessionType } from '../../infra/tokens';
 import { hashPassword, needsRehash } from './passwords';
 import { ACCOUNT_RULES, AccountLimiter } from './limits';
 import { openFamily, rotateRefreshToken, revokeFamily, familyOfRefreshToken, type OpenedFamily } from './sessions';
@@ -64,7 +64,7 @@ export class AuthService {
 
   private async sessionResponse(opened: OpenedFamily): Promise<AuthSession> {
     const user = await loadUser(this.ctx.db, opened.userId);
-    if (!user) throw unauthorized();
+    if (!user) throw unauthenticated();
     const token = await this.ctx.tokens.sign({ userId: opened.userId, sessionType: opened.sessionType, family: opened.family }, this.ctx.now());
     return {
       token,
@@ -140,12 +140,12 @@ export class AuthService {
     const now = this.ctx.now();
     const found = await findUserByIdentifier(this.ctx.db, credentials.identifier);
     const subject = loginSubject(credentials.identifier, found);
-    if (await this.limiter.isExhausted(this.ctx.db, ACCOUNT_RULES.loginFailures, subject, now)) throw tooManyRequests();
+    if (await this.limiter.isExhausted(this.ctx.db, ACCOUNT_RULES.loginFailures, subject, now)) throw rateLimited();
 
     const user = await checkCredentials(found, credentials.password);
     if (!user) {
       await this.ctx.tx((trx) => this.limiter.record(trx, ACCOUNT_RULES.loginFailures, subject, now));
-      throw unauthorized(AuthText.invalidCredentials);
+      throw unauthenticated(AuthText.invalidCredentials);
     }
     const rehash = needsRehash(user.password_hash) ? await hashPassword(credentials.password) : null;
     if (rehash || this.limiter.enabled) {
@@ -156,7 +156,7 @@ export class AuthService {
     }
 
     if (Number(user.two_factor_enabled) === 1) {
-      if (!this.secondFactor) throw new HttpError(503, AuthText.secondFactorUnavailable);
+      if (!this.secondFactor) throw new Unavailable(AuthText.secondFactorUnavailable);
       return { two_factor_required: true, challenge: await this.secondFactor.challenge(user.id) };
     }
     return this.openSession(user.id, 'user');
@@ -167,7 +167,7 @@ export class AuthService {
   async refresh(refreshToken: string): Promise<AuthSession> {
     const now = this.ctx.now();
     const result = await this.ctx.tx((trx) => rotateRefreshToken(trx, refreshToken, now, this.ctx.config.refreshTokenTtl));
-    if (!result.ok) throw unauthorized(AuthText.tokenRefreshFailed);
+    if (!result.ok) throw unauthenticated(AuthText.tokenRefreshFailed);
     return this.sessionResponse(result);
   }
 
@@ -188,13 +188,13 @@ export class AuthService {
       const userId = await consumeAdminToken(trx, token, now);
       return userId === null ? null : openFamily(trx, userId, 'admin', now, this.ctx.config.refreshTokenTtl);
     });
-    if (!opened) throw unauthorized(AuthText.invalidAdminToken);
+    if (!opened) throw unauthenticated(AuthText.invalidAdminToken);
     return this.sessionResponse(opened);
   }
 
   async me(userId: number): Promise<User> {
     const user = await loadUser(this.ctx.db, userId);
-    if (!user) throw new HttpError(404, ErrorText.userNotFound);
+    if (!user) throw new NotFound(ErrorText.userNotFound);
     return user;
   }
 
@@ -226,17 +226,17 @@ export class AuthService {
     const now = this.ctx.now();
     const user = await findUserByIdentifier(this.ctx.db, email);
     const result = await this.ctx.tx((trx) => confirmResetCode(trx, user?.id ?? null, code, this.codeKey, now));
-    if (!result.ok) throw badRequest(AuthText.invalidResetToken);
+    if (!result.ok) throw invalid(AuthText.invalidResetToken);
     return result.token;
   }
 
   async resetPassword(token: string, newPassword: string): Promise<void> {
     // Checked before hashing so a made-up token costs no argon2 work; checked again in the transaction.
-    if (!(await findResetByToken(this.ctx.db, token, this.ctx.now()))) throw badRequest(AuthText.invalidResetToken);
+    if (!(await findResetByToken(this.ctx.db, token, this.ctx.now()))) throw invalid(AuthText.invalidResetToken);
     const passwordHash = await hashPassword(newPassword);
     const now = this.ctx.now();
     const done = await this.ctx.tx((trx) => completeReset(trx, token, passwordHash, now));
-    if (!done) throw badRequest(AuthText.invalidResetToken);
+    if (!done) throw invalid(AuthText.invalidResetToken);
   }
 
   // ---- email verification --------------------------------------------------------------------
@@ -244,7 +244,7 @@ export class AuthService {
   async verifyEmail(token: string): Promise<void> {
     const now = this.ctx.now();
     const ok = await this.ctx.tx((trx) => verifyEmailToken(trx, token, now));
-    if (!ok) throw badRequest(AuthText.invalidVerificationToken);
+    if (!ok) throw invalid(AuthText.invalidVerificationToken);
   }
 
   /** Send a fresh verification link to an unverified address; silent about everything else. */

@@ -15,7 +15,7 @@
  */
 import type { DB, Trx } from '../../db';
 import { prepared } from '../../db/prepared';
-import type { AccessClaims, SessionType } from './tokens';
+import type { AccessClaims, SessionType } from '../../infra/tokens';
 import { randomToken, sha256Hex } from './crypto';
 
 export type RevokeReason = 'logout' | 'reuse' | 'password_reset' | 'password_change' | 'admin' | 'user_deleted';

@@ -23,7 +23,7 @@
 import type { Candle, Pair, Rate } from '../../../contract/market';
 import { TIMEFRAMES, TimeframeSchema, type Timeframe } from '../../../contract/user';
 import * as v from 'valibot';
-import type { ServerBase } from '../../context';
+import type { ServerBase } from '../../base';
 import type { Trx } from '../../db';
 import type { MarketService, PriceFeed, Tick, TickSpan, TickSpanOptions } from './types';
 import { CATALOGUE, pairLogoPath, pairSpec, roundPrice, type PairSpec } from './catalogue';

@@ -4,13 +4,12 @@
  * code can be driven from a test without the HTTP layer.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../../context';
-import type { DB } from '../../db';
+import type { DB, RunTx } from '../../db';
 import type { MarketService } from '../market/types';
 
 export interface OrdersDeps {
   db: DB;
-  tx: AppContext['tx'];
+  tx: RunTx;
   now: () => number;
   log: FastifyBaseLogger;
   market: MarketService;

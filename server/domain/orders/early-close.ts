@@ -8,7 +8,7 @@
 import { findCurrency } from '../../../contract/currencies';
 import { fromMinor, toMinor } from '../../../contract/money';
 import { CLOSE_QUOTE_VALID_MS, OrderErrorText, type CloseOrder, type CloseQuote, type OrderDirection } from '../../../contract/orders';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
 import { postLedger, tradingCounterparty, withCounterparty, type Account } from '../ledger';
 import type { Tick } from '../market/types';
@@ -57,7 +57,7 @@ export function closeQuote(deps: OrdersDeps, row: OrderRow): CloseQuote | null {
 export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId: number, input: CloseOrder): Promise<OrderRow> {
   const row = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound(OrderErrorText.orderNotFound);
-  if (input.currency !== undefined && input.currency !== row.currency) throw badRequest(OrderErrorText.currencyMismatch);
+  if (input.currency !== undefined && input.currency !== row.currency) throw invalid(OrderErrorText.currencyMismatch);
   if (row.status === 'closed') return alreadyClosed(row);
 
   const currency = findCurrency(row.currency);
@@ -65,7 +65,7 @@ export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId:
   let expectedMin: number | null = null;
   if (input.expected_min !== undefined) {
     expectedMin = toMinor(input.expected_min, decimals);
-    if (expectedMin === null) throw badRequest(`expected_min may have at most ${decimals} decimals in ${row.currency}`);
+    if (expectedMin === null) throw invalid(`expected_min may have at most ${decimals} decimals in ${row.currency}`);
   }
 
   const now = deps.now();

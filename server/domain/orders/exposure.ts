@@ -18,7 +18,7 @@
 import { findCurrency } from '../../../contract/currencies';
 import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
 import { dialectOf, type Trx } from '../../db';
-import { conflict } from '../../http/errors';
+import { conflict } from '../errors';
 import { OPEN } from './wire';
 
 /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD). */

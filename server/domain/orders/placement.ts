@@ -15,7 +15,7 @@ import type { Insertable } from 'kysely';
 import { dialectOf, type Trx } from '../../db';
 import { prepared } from '../../db/prepared';
 import type { OrdersTable } from '../../db/tables/orders';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
 import { InsufficientBalanceError, postLedger, tradingCounterparty, withCounterparty } from '../ledger';
 import type { MarketService, Tick } from '../market/types';
@@ -51,7 +51,7 @@ export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrd
   const currency = findCurrency(input.currency);
   const stake = currency ? toMinor(input.amount, currency.decimals) : null;
   // The contract schema has already refused these; this guards a caller that skipped it.
-  if (!currency || stake === null || stake <= 0) throw badRequest('Invalid amount');
+  if (!currency || stake === null || stake <= 0) throw invalid('Invalid amount');
   const account = ledgerAccount(input.trading_account);
   const requestId = input.client_request_id ?? null;
 
@@ -124,7 +124,7 @@ export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrd
       return { value: inserted, created: true };
     });
   } catch (err) {
-    if (err instanceof InsufficientBalanceError) throw badRequest(ErrorText.insufficientBalance);
+    if (err instanceof InsufficientBalanceError) throw invalid(ErrorText.insufficientBalance);
     if (requestId && userId !== undefined && isUniqueViolation(err)) {
       // Another writer inserted the same request id between our check and our insert.
       const earlier = await findByRequestId(deps.db, userId, requestId);

@@ -16,7 +16,7 @@ import {
   type TickRef,
 } from '../../../contract/orders';
 import type { Tick } from '../market/types';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import type { OrdersDeps } from './deps';
 import { closeQuote } from './early-close';
 import { CLOSED, ledgerAccount, OPEN, toWireOrder, type OrderRow } from './wire';

@@ -10,7 +10,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { fromMinor } from '../../../contract/money';
 import { OrderErrorText, type OrderReceipt, type ReceiptRule, type ReceiptTick } from '../../../contract/orders';
 import type { DB, Trx } from '../../db';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import { chainHead, linkOfTick, verifyLinks, verifyTickInChain } from '../market/tick-chain';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';

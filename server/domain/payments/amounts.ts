@@ -7,12 +7,12 @@ import { findCurrency, type Currency } from '../../../contract/currencies';
 import { formatMinor, toMinor } from '../../../contract/money';
 import { PaymentErrorText, convertMinor, exchangeRate, methodSupportsCurrency, sumsInMinor, type AmountInput } from '../../../contract/payments';
 import type { Trx } from '../../db';
-import { badRequest } from '../../http/errors';
+import { invalid } from '../errors';
 import { getPaymentMethodRow, toWireMethod } from './methods';
 import type { PaymentMethodRow } from './wire';
 import { methodOffered, type PaymentsMode } from './mode';
 
-const amountError = (message: string) => badRequest(message, [{ field: 'amount', message }]);
+const amountError = (message: string) => invalid(message, [{ field: 'amount', message }]);
 
 export function amountMinor(amount: AmountInput, currency: Currency): number {
   const minor = toMinor(amount, currency.decimals);
@@ -40,25 +40,25 @@ export async function checkMethodAndAmount(
   mode: PaymentsMode = 'sandbox',
 ): Promise<CheckedMethod> {
   const currency = findCurrency(currencyCode);
-  if (!currency) throw badRequest('Unknown currency', [{ field: 'currency', message: 'Unknown currency' }]);
+  if (!currency) throw invalid('Unknown currency', [{ field: 'currency', message: 'Unknown currency' }]);
   const minor = amountMinor(amount, currency);
   const method = await getPaymentMethodRow(trx, methodId);
   // A method of the other payments mode (mode.ts) does not exist for this server.
   if (!method || Number(method.is_active) !== 1 || !methodOffered(method.id, mode)) {
-    throw badRequest(PaymentErrorText.methodNotFound, [{ field: 'payment_method_id', message: PaymentErrorText.methodNotFound }]);
+    throw invalid(PaymentErrorText.methodNotFound, [{ field: 'payment_method_id', message: PaymentErrorText.methodNotFound }]);
   }
   const wire = toWireMethod(method);
   if (direction === 'deposit' && !wire.deposit_enabled) {
-    throw badRequest(PaymentErrorText.depositDisabled, [{ field: 'payment_method_id', message: PaymentErrorText.depositDisabled }]);
+    throw invalid(PaymentErrorText.depositDisabled, [{ field: 'payment_method_id', message: PaymentErrorText.depositDisabled }]);
   }
   if (direction === 'withdrawal' && !wire.withdraw_enabled) {
-    throw badRequest(PaymentErrorText.withdrawDisabled, [{ field: 'payment_method_id', message: PaymentErrorText.withdrawDisabled }]);
+    throw invalid(PaymentErrorText.withdrawDisabled, [{ field: 'payment_method_id', message: PaymentErrorText.withdrawDisabled }]);
   }
   if (!methodSupportsCurrency(wire, currency.iso_code)) {
-    throw badRequest(PaymentErrorText.currencyNotSupported, [{ field: 'currency', message: PaymentErrorText.currencyNotSupported }]);
+    throw invalid(PaymentErrorText.currencyNotSupported, [{ field: 'currency', message: PaymentErrorText.currencyNotSupported }]);
   }
   const sums = sumsInMinor(wire, currency.iso_code);
-  if (!sums) throw badRequest(PaymentErrorText.currencyNotSupported);
+  if (!sums) throw invalid(PaymentErrorText.currencyNotSupported);
   if (minor < sums.min) throw amountError(`${PaymentErrorText.amountTooLow}: minimum ${formatMinor(sums.min, currency.decimals)} ${currency.iso_code}`);
   if (minor > sums.max) throw amountError(`${PaymentErrorText.amountTooHigh}: maximum ${formatMinor(sums.max, currency.decimals)} ${currency.iso_code}`);
 

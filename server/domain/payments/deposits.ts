@@ -19,7 +19,7 @@
 import { toMinor } from '../../../contract/money';
 import { PaymentErrorText, type ApprovalStatus, type DepositRequest, type DepositResult } from '../../../contract/payments';
 import { forUpdate, type Trx } from '../../db';
-import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
+import { ProviderFailed, ProviderTimeout, conflict, invalid, notFound } from '../errors';
 import { checkMethodAndAmount } from './amounts';
 import { isSandboxMethod } from './mode';
 import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
@@ -147,8 +147,8 @@ export async function createDeposit(
     // error with kind 'unavailable' (no answer in time: OxapayError) is a 504 with its own text.
     await deps.tx((trx) => changeStatus(trx, row, 'failed', ['pending'], deps.now(), { error_message: PaymentErrorText.providerFailed }));
     deps.log?.warn({ err, transaction_id: row.id }, 'payment provider failed to create a deposit');
-    if ((err as { kind?: unknown } | null)?.kind === 'unavailable') throw new HttpError(504, PaymentErrorText.providerUnavailable);
-    throw new HttpError(502, PaymentErrorText.providerFailed);
+    if ((err as { kind?: unknown } | null)?.kind === 'unavailable') throw new ProviderTimeout(PaymentErrorText.providerUnavailable);
+    throw new ProviderFailed(PaymentErrorText.providerFailed);
   }
   const stored = await deps.tx(async (trx) => {
     await trx
@@ -243,7 +243,7 @@ export async function confirmDeposit(deps: PaymentsDeps, providers: ProviderRegi
     const row = await findOwnTransaction(trx, userId, id);
     if (row.transaction_type !== 'deposit') throw notFound(PaymentErrorText.transactionNotFound);
     const provider = providerFor(providers, row.integration_type);
-    if (!provider.confirmByUser) throw badRequest(PaymentErrorText.notManual);
+    if (!provider.confirmByUser) throw invalid(PaymentErrorText.notManual);
     if (row.status === 'processing') return row;
     const now = deps.now();
     const open = row.status === 'pending' && (row.expired_at === null || Number(row.expired_at) > now);
@@ -334,10 +334,10 @@ export async function applyCallback(
     q = 'invoiceId' in update.lookup ? q.where('invoice_id', '=', update.lookup.invoiceId) : q.where('crypto_wallet_address', '=', update.lookup.address);
     const row = await forUpdate(trx, q).executeTakeFirst();
     if (!row) throw notFound(PaymentErrorText.unknownInvoice);
-    if (String(row.id) !== update.orderId) throw badRequest(PaymentErrorText.invoiceMismatch);
-    if (update.currency !== row.payment_currency) throw badRequest(PaymentErrorText.currencyMismatch);
+    if (String(row.id) !== update.orderId) throw invalid(PaymentErrorText.invoiceMismatch);
+    if (update.currency !== row.payment_currency) throw invalid(PaymentErrorText.currencyMismatch);
     const paid = toMinor(update.amount, decimalsOf(row.payment_currency));
-    if (paid === null || paid !== Number(row.amount_payment_currency)) throw badRequest(PaymentErrorText.amountMismatch);
+    if (paid === null || paid !== Number(row.amount_payment_currency)) throw invalid(PaymentErrorText.amountMismatch);
 
     const now = deps.now();
     let changed = false;

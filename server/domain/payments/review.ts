@@ -9,7 +9,7 @@
 import { forUpdate } from '../../db';
 import type { ApprovalStatus } from '../../../contract/payments';
 import { PaymentErrorText } from '../../../contract/payments';
-import { conflict, notFound } from '../../http/errors';
+import { conflict, notFound } from '../errors';
 import type { PaymentsDeps } from './deps';
 import { approveDeposit, approveWithdrawal, changeStatus, rejectWithdrawal } from './status';
 import type { PaymentTxRow } from './wire';

@@ -20,7 +20,7 @@ import {
   type WithdrawalRequest,
   type WithdrawalResult,
 } from '../../../contract/payments';
-import { badRequest, notFound } from '../../http/errors';
+import { invalid, notFound } from '../errors';
 import type { PaymentsMode } from './mode';
 import { OxapayClient } from './oxapay/client';
 import { OxapayInvoiceProvider, OxapayWhiteLabelProvider } from './oxapay/providers';
@@ -150,7 +150,7 @@ export class PaymentsService {
   /** Demo balance of one currency back to the standard amount; a fresh key per request. */
   async resetDemoBalance(userId: number, currencyCode: string): Promise<DemoResetResult> {
     const currency = findCurrency(currencyCode);
-    if (!currency) throw badRequest('Unknown currency');
+    if (!currency) throw invalid('Unknown currency');
     const minor = await this.deps.tx(async (trx) => {
       const now = this.deps.now();
       await resetDemo(trx, userId, currency.iso_code, `demo_reset:${userId}:${currency.iso_code}:${crypto.randomUUID()}`, 'demo_reset', now);

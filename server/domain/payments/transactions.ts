@@ -15,7 +15,7 @@ import {
   type TransactionListResult,
 } from '../../../contract/payments';
 import type { DB } from '../../db';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import { decimalsOf, ownerPaymentDetails, toWireTransaction, type PaymentTxRow } from './wire';
 import { LATE_PAYMENT_PREFIX } from './status';
 

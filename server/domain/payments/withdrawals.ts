@@ -9,7 +9,7 @@
  */
 import { ErrorText } from '../../../contract/envelope';
 import { PaymentErrorText, cardNumberProblem, isCardMethod, type WithdrawalRequest, type WithdrawalResult } from '../../../contract/payments';
-import { badRequest } from '../../http/errors';
+import { invalid } from '../errors';
 import { InsufficientBalanceError, getBalanceMinor } from '../ledger';
 import { checkMethodAndAmount } from './amounts';
 import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry, type RequestIdentity } from './deposits';
@@ -17,14 +17,14 @@ import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
 import { holdKey, movePaymentMoney } from './status';
 import { storedPaymentDetails, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow } from './wire';
 
-const insufficient = () => badRequest(ErrorText.insufficientBalance, [{ field: 'amount', message: ErrorText.insufficientBalance }]);
+const insufficient = () => invalid(ErrorText.insufficientBalance, [{ field: 'amount', message: ErrorText.insufficientBalance }]);
 
 /** A card method's requisites must be a card number: 12 to 19 digits (spaces and hyphens allowed) passing the Luhn check. */
 function checkCardNumber(requisites: string): void {
   const problem = cardNumberProblem(requisites);
   if (problem === null) return;
   const message = problem === 'length' ? PaymentErrorText.cardNumberLength : PaymentErrorText.cardNumberInvalid;
-  throw badRequest(message, [{ field: 'payment_details.requisites', message }]);
+  throw invalid(message, [{ field: 'payment_details.requisites', message }]);
 }
 
 export async function createWithdrawal(
@@ -37,7 +37,7 @@ export async function createWithdrawal(
   const { method, currency, amount } = checked;
   if (isCardMethod(method)) checkCardNumber(input.payment_details.requisites);
   const provider = providerFor(providers, method.integration_type);
-  if (!provider.createWithdrawal) throw badRequest(PaymentErrorText.withdrawDisabled);
+  if (!provider.createWithdrawal) throw invalid(PaymentErrorText.withdrawDisabled);
   const terms = provider.createWithdrawal(method);
   const requestId = input.client_request_id ?? null;
   const details = storedPaymentDetails(input.payment_details);

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import type { Trx } from '../../db';
 import { AVATAR_MAX_SIDE, ProfileText } from '../../../contract/profile';
 import { ErrorText } from '../../../contract/envelope';
-import { HttpError, badRequest } from '../../http/errors';
+import { NotFound, invalid } from '../errors';
 import { parseFrontSettings } from '../users';
 import type { ProfileDeps } from './deps';
 import { sniffType } from './file-sniff';
@@ -24,7 +24,7 @@ export const AVATAR_CONTENT_TYPE = 'image/webp';
 /** Decode and re-encode an uploaded image; throws 400 for anything that is not a readable image of an accepted type. */
 export async function reencodeAvatar(input: Buffer): Promise<Buffer> {
   const type = sniffType(input);
-  if (type === null || type === 'application/pdf') throw badRequest(ProfileText.unsupportedImageType);
+  if (type === null || type === 'application/pdf') throw invalid(ProfileText.unsupportedImageType);
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false })
       .autoOrient()
@@ -32,7 +32,7 @@ export async function reencodeAvatar(input: Buffer): Promise<Buffer> {
       .webp({ quality: 85 })
       .toBuffer();
   } catch {
-    throw badRequest(ProfileText.unreadableImage);
+    throw invalid(ProfileText.unreadableImage);
   }
 }
 
@@ -57,7 +57,7 @@ export async function saveAvatar(deps: ProfileDeps, userId: number, upload: Buff
 /** Set avatar_url in the stored front settings; answers the previous avatar file of ours, if any. */
 async function setAvatarUrl(trx: Trx, userId: number, url: string, now: number): Promise<string | null> {
   const row = await trx.selectFrom('users').select('front_settings').where('id', '=', userId).executeTakeFirst();
-  if (!row) throw new HttpError(404, ErrorText.userNotFound);
+  if (!row) throw new NotFound(ErrorText.userNotFound);
   const settings = parseFrontSettings(row.front_settings);
   const previous = avatarFileOfUrl(settings.avatar_url);
   await trx

@@ -28,7 +28,7 @@ import {
   type DocumentStatus,
   type DocumentType,
 } from '../../../contract/profile';
-import { HttpError, badRequest, notFound } from '../../http/errors';
+import { Conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
 import { toUnix, type ProfileDeps } from './deps';
 import { EXTENSION, sniffType } from './file-sniff';
@@ -84,10 +84,10 @@ export async function prepareDocumentFile(file: UploadedFile): Promise<PreparedF
   const type = sniffType(file.data);
   if (type === 'application/pdf') {
     const verdict = await checkPdf(file.data);
-    if (!verdict.ok) throw badRequest(PDF_REFUSAL[verdict.problem]);
+    if (!verdict.ok) throw invalid(PDF_REFUSAL[verdict.problem]);
     return { name: sanitizeFileName(file.filename, type), mime: type, data: file.data };
   }
-  if (type !== 'image/jpeg' && type !== 'image/png' && type !== 'image/webp') throw badRequest(ProfileText.unsupportedFileType);
+  if (type !== 'image/jpeg' && type !== 'image/png' && type !== 'image/webp') throw invalid(ProfileText.unsupportedFileType);
   let data: Buffer;
   try {
     const image = sharp(file.data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).autoOrient();
@@ -98,14 +98,14 @@ export async function prepareDocumentFile(file: UploadedFile): Promise<PreparedF
           ? await image.png({ compressionLevel: 9 }).toBuffer()
           : await image.webp({ quality: 90 }).toBuffer();
   } catch {
-    throw badRequest(ProfileText.unreadableImage);
+    throw invalid(ProfileText.unreadableImage);
   }
   return { name: sanitizeFileName(file.filename, type), mime: type, data };
 }
 
 export async function uploadDocument(deps: ProfileDeps, userId: number, type: DocumentType, files: UploadedFile[]): Promise<Document> {
-  if (files.length === 0) throw badRequest(ProfileText.filesRequired);
-  if (files.length > DOCUMENT_MAX_FILES) throw badRequest(ProfileText.tooManyFiles);
+  if (files.length === 0) throw invalid(ProfileText.filesRequired);
+  if (files.length > DOCUMENT_MAX_FILES) throw invalid(ProfileText.tooManyFiles);
   // All checks and re-encoding first: a refused file leaves nothing behind.
   const prepared: PreparedFile[] = [];
   for (const f of files) prepared.push(await prepareDocumentFile(f));
@@ -127,7 +127,7 @@ export async function uploadDocument(deps: ProfileDeps, userId: number, type: Do
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      if (Number(count?.n ?? 0) >= DOCUMENTS_PER_USER_MAX) throw badRequest(ProfileText.tooManyDocuments);
+      if (Number(count?.n ?? 0) >= DOCUMENTS_PER_USER_MAX) throw invalid(ProfileText.tooManyDocuments);
       const doc = await trx
         .insertInto('documents')
         .values({ user_id: userId, type, status: 'uploaded', rejection_reason: null, reviewed_at: null, created_at: now, updated_at: now })
@@ -234,7 +234,7 @@ export async function deleteDocument(deps: ProfileDeps, userId: number, id: numb
   const storageNames = await deps.tx(async (trx) => {
     const row = await trx.selectFrom('documents').select(['id', 'status']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
     if (!row) throw notFound(ProfileText.documentNotFound);
-    if (row.status === 'approved') throw badRequest(ProfileText.documentApproved);
+    if (row.status === 'approved') throw invalid(ProfileText.documentApproved);
     const files = await trx.selectFrom('document_files').select('storage_name').where('document_id', '=', id).execute();
     await trx.deleteFrom('document_files').where('document_id', '=', id).execute();
     await trx.deleteFrom('documents').where('id', '=', id).execute();
@@ -306,7 +306,7 @@ export async function reviewDocument(deps: ProfileDeps, id: number, decision: Re
     if (!row) throw notFound(ProfileText.documentNotFound);
     if (row.status === decision.status) return false;
     if (!REVIEW_FROM[decision.status].includes(row.status as DocumentStatus)) {
-      throw new HttpError(409, `Document #${id} is already ${row.status}`);
+      throw new Conflict(`Document #${id} is already ${row.status}`);
     }
     await setStatus(trx, id, row.user_id, decision.status, decision.status === 'rejected' ? decision.reason : null, now);
     return true;

@@ -6,12 +6,12 @@
  * refused from the next request on. The session that made the change stays. A notice goes to
  * the user's email in their language.
  */
-import type { AccessClaims } from '../auth/tokens';
+import type { AccessClaims } from '../../infra/tokens';
 import type { ChangePasswordInput } from '../../../contract/profile';
 import { ProfileText } from '../../../contract/profile';
 import { ErrorText } from '../../../contract/envelope';
 import type { Language } from '../../../contract/user';
-import { HttpError, badRequest, tooManyRequests } from '../../http/errors';
+import { NotFound, invalid, rateLimited } from '../errors';
 import type { Mailer, MailMessage } from '../mail';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { applyPasswordChange } from '../auth/sessions';
@@ -36,19 +36,19 @@ export async function changePassword(deps: PasswordChangeDeps, claims: AccessCla
     .select(['id', 'username', 'email', 'password_hash', 'front_settings'])
     .where('id', '=', claims.userId)
     .executeTakeFirst();
-  if (!user) throw new HttpError(404, ErrorText.userNotFound);
-  if (await deps.limiter.isExhausted(deps.db, PASSWORD_CHANGE_RULE, subject, now)) throw tooManyRequests();
+  if (!user) throw new NotFound(ErrorText.userNotFound);
+  if (await deps.limiter.isExhausted(deps.db, PASSWORD_CHANGE_RULE, subject, now)) throw rateLimited();
 
   if (!(await verifyPassword(user.password_hash, input.old_password))) {
     await deps.tx((trx) => deps.limiter.record(trx, PASSWORD_CHANGE_RULE, subject, now));
-    throw badRequest(ProfileText.currentPasswordIncorrect, [{ field: 'old_password', message: ProfileText.currentPasswordIncorrect }]);
+    throw invalid(ProfileText.currentPasswordIncorrect, [{ field: 'old_password', message: ProfileText.currentPasswordIncorrect }]);
   }
   const passwordHash = await hashPassword(input.new_password);
   const changedAt = deps.now();
   await deps.tx(async (trx) => {
     // Conditional on the hash we checked, so two racing changes cannot both pass the old password.
     const still = await trx.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirst();
-    if (!still || still.password_hash !== user.password_hash) throw badRequest(ProfileText.currentPasswordIncorrect);
+    if (!still || still.password_hash !== user.password_hash) throw invalid(ProfileText.currentPasswordIncorrect);
     await applyPasswordChange(trx, user.id, passwordHash, changedAt, claims.family);
     await deps.limiter.clear(trx, PASSWORD_CHANGE_RULE, subject);
   });

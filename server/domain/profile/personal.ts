@@ -10,7 +10,7 @@ import type { Trx } from '../../db';
 import type { UserProfilesTable } from '../../db/tables/profile';
 import { ProfileText, type Gender, type PersonalDataPatch, type Profile, GENDERS, OPTIONAL_PROFILE_FIELDS } from '../../../contract/profile';
 import { ErrorText } from '../../../contract/envelope';
-import { HttpError, badRequest, conflict } from '../../http/errors';
+import { NotFound, conflict, invalid } from '../errors';
 import { parseFrontSettings } from '../users';
 import { isUniqueViolation, toUnix, type ProfileDeps } from './deps';
 
@@ -61,11 +61,11 @@ export async function loadProfile(db: Trx, userId: number): Promise<Profile | nu
 
 export async function getProfile(deps: Pick<ProfileDeps, 'db'>, userId: number): Promise<Profile> {
   const profile = await loadProfile(deps.db, userId);
-  if (!profile) throw new HttpError(404, ErrorText.userNotFound);
+  if (!profile) throw new NotFound(ErrorText.userNotFound);
   return profile;
 }
 
-const fieldError = (field: string, message: string) => badRequest(message, [{ field, message }]);
+const fieldError = (field: string, message: string) => invalid(message, [{ field, message }]);
 
 /** Apply a validated partial update; answers the updated profile. */
 export async function updatePersonalData(deps: ProfileDeps, userId: number, patch: PersonalDataPatch): Promise<Profile> {
@@ -73,7 +73,7 @@ export async function updatePersonalData(deps: ProfileDeps, userId: number, patc
   try {
     return await deps.tx(async (trx) => {
       const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
-      if (!user) throw new HttpError(404, ErrorText.userNotFound);
+      if (!user) throw new NotFound(ErrorText.userNotFound);
       const stored = await trx.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
       const merged = {
@@ -112,7 +112,7 @@ export async function updatePersonalData(deps: ProfileDeps, userId: number, patc
         await trx.updateTable('user_profiles').set({ ...profilePatch, updated_at: now }).where('user_id', '=', userId).execute();
       }
       const profile = await loadProfile(trx, userId);
-      if (!profile) throw new HttpError(404, ErrorText.userNotFound);
+      if (!profile) throw new NotFound(ErrorText.userNotFound);
       return profile;
     });
   } catch (err) {

@@ -3,7 +3,7 @@
  * takes, the two-factor engine (also the login's SecondFactorGate) and the Telegram sender.
  * server/composition.ts creates it after the mailer and the auth service's limiter.
  */
-import type { ServerBase } from '../../context';
+import type { ServerBase } from '../../base';
 import type { Mailer } from '../mail';
 import type { AccountLimiter } from '../auth/limits';
 import type { ProfileDeps } from './deps';

@@ -24,7 +24,7 @@ import { AuthText } from '../../../contract/auth';
 import { ErrorText } from '../../../contract/envelope';
 import type { Language } from '../../../contract/user';
 import { ProfileText, TOTP_DIGITS, TOTP_PERIOD_SECONDS, type TwoFactorSetup } from '../../../contract/profile';
-import { HttpError, badRequest, tooManyRequests, unauthorized } from '../../http/errors';
+import { NotFound, Unavailable, invalid, rateLimited, unauthenticated } from '../errors';
 import type { AccountLimiter, AccountRule } from '../auth/limits';
 import { constantTimeEqual, randomToken, sha256Hex } from '../auth/crypto';
 import { pickLanguage } from '../auth/emails';
@@ -80,7 +80,7 @@ export class TwoFactor {
   async enable(userId: number): Promise<TwoFactorSetup> {
     const now = this.deps.now();
     const user = await this.user(userId);
-    if (Number(user.two_factor_enabled) === 1) throw badRequest(ProfileText.twoFactorAlreadyEnabled);
+    if (Number(user.two_factor_enabled) === 1) throw invalid(ProfileText.twoFactorAlreadyEnabled);
     const secret = new Secret({ size: 20 }).base32;
     const sealed = this.deps.box.seal(secret, sealContext(userId));
     await this.deps.tx(async (trx) => {
@@ -128,7 +128,7 @@ export class TwoFactor {
       return { ok: true };
     });
     if (result === 'no_setup') {
-      throw badRequest(Number(user.two_factor_enabled) === 1 ? ProfileText.twoFactorAlreadyEnabled : ProfileText.twoFactorSetupMissing);
+      throw invalid(Number(user.two_factor_enabled) === 1 ? ProfileText.twoFactorAlreadyEnabled : ProfileText.twoFactorSetupMissing);
     }
     await this.afterCheck(userId, result, now);
     await this.notify(user, true, now);
@@ -137,7 +137,7 @@ export class TwoFactor {
   async disable(userId: number, code: string): Promise<void> {
     const now = this.deps.now();
     const user = await this.user(userId);
-    if (Number(user.two_factor_enabled) !== 1 || !user.two_factor_secret) throw badRequest(ProfileText.twoFactorNotEnabled);
+    if (Number(user.two_factor_enabled) !== 1 || !user.two_factor_secret) throw invalid(ProfileText.twoFactorNotEnabled);
     await this.guardAttempts(userId, now);
     const result = await this.deps.tx(async (trx): Promise<CodeCheck | 'not_enabled'> => {
       const row = await trx.selectFrom('users').select(['two_factor_enabled', 'two_factor_secret']).where('id', '=', userId).executeTakeFirst();
@@ -156,7 +156,7 @@ export class TwoFactor {
       await trx.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
       return { ok: true };
     });
-    if (result === 'not_enabled') throw badRequest(ProfileText.twoFactorNotEnabled);
+    if (result === 'not_enabled') throw invalid(ProfileText.twoFactorNotEnabled);
     await this.afterCheck(userId, result, now);
     await this.notify(user, false, now);
   }
@@ -182,7 +182,7 @@ export class TwoFactor {
     const now = this.deps.now();
     const hash = sha256Hex(challenge);
     const found = await this.deps.db.selectFrom('two_factor_challenges').select('user_id').where('challenge_hash', '=', hash).executeTakeFirst();
-    if (!found) throw unauthorized(ProfileText.invalidChallenge);
+    if (!found) throw unauthenticated(ProfileText.invalidChallenge);
     await this.guardAttempts(found.user_id, now);
     const result = await this.deps.tx(async (trx): Promise<LoginCheck> => {
       const row = await forUpdate(trx, trx.selectFrom('two_factor_challenges').selectAll().where('challenge_hash', '=', hash)).executeTakeFirst();
@@ -211,7 +211,7 @@ export class TwoFactor {
       if (Number(used.numUpdatedRows) !== 1) return { ok: false, reason: 'invalid' };
       return { ok: true, userId: row.user_id };
     });
-    if (!result.ok && result.reason === 'invalid') throw unauthorized(ProfileText.invalidChallenge);
+    if (!result.ok && result.reason === 'invalid') throw unauthenticated(ProfileText.invalidChallenge);
     await this.afterCheck(found.user_id, result, now);
     return found.user_id;
   }
@@ -224,12 +224,12 @@ export class TwoFactor {
       .select(['id', 'username', 'email', 'front_settings', 'two_factor_enabled', 'two_factor_secret'])
       .where('id', '=', userId)
       .executeTakeFirst();
-    if (!user) throw new HttpError(404, ErrorText.userNotFound);
+    if (!user) throw new NotFound(ErrorText.userNotFound);
     return user;
   }
 
   private async guardAttempts(userId: number, now: number): Promise<void> {
-    if (await this.deps.limiter.isExhausted(this.deps.db, TOTP_FAILURE_RULE, subjectOf(userId), now)) throw tooManyRequests();
+    if (await this.deps.limiter.isExhausted(this.deps.db, TOTP_FAILURE_RULE, subjectOf(userId), now)) throw rateLimited();
   }
 
   /** After the transaction: count a wrong code (in its own transaction, so it sticks) and throw; or clear the count. */
@@ -240,10 +240,10 @@ export class TwoFactor {
     }
     if (result.reason === 'unavailable') {
       this.deps.log.error({ userId }, 'a sealed TOTP secret does not open: was the server secret (JWT_SECRET) changed?');
-      throw new HttpError(503, AuthText.secondFactorUnavailable);
+      throw new Unavailable(AuthText.secondFactorUnavailable);
     }
     await this.deps.tx((trx) => this.deps.limiter.record(trx, TOTP_FAILURE_RULE, subjectOf(userId), now));
-    throw badRequest(ProfileText.invalidCode, [{ field: 'code', message: ProfileText.invalidCode }]);
+    throw invalid(ProfileText.invalidCode, [{ field: 'code', message: ProfileText.invalidCode }]);
   }
 
   /** Accept `code` once: find its step and move the user's counter past it (conditionally, against races). */

@@ -20,8 +20,8 @@ import { forUpdate } from '../../../db';
 import { toMinor, fromMinor } from '../../../../contract/money';
 import { PaymentErrorText } from '../../../../contract/payments';
 import { OxapayPayoutSchema, type OxapayPayout } from '../../../../contract/oxapay';
-import { HttpError, badRequest, notFound } from '../../../http/errors';
-import { parseInput } from '../../../http/validate';
+import { ProviderFailed, invalid, notFound } from '../../errors';
+import { parseInput } from '../../parse';
 import type { PaymentsDeps } from '../deps';
 import { approveWithdrawal, changeStatus, rejectWithdrawal } from '../status';
 import { decimalsOf, type PaymentTxRow } from '../wire';
@@ -58,7 +58,7 @@ export async function sendPayout(deps: PaymentsDeps, client: OxapayClient, publi
     if (err instanceof OxapayError && err.kind === 'refused') {
       deps.log?.warn({ err: err.message, transaction_id: row.id }, 'oxapay: payout refused, hold released');
       await deps.tx((trx) => rejectWithdrawal(trx, row, PaymentErrorText.payoutRefused, deps.now()));
-      throw new HttpError(502, PaymentErrorText.payoutRefused);
+      throw new ProviderFailed(PaymentErrorText.payoutRefused);
     }
     // Unknown outcome: keep the hold, leave it to the operator.
     deps.log?.warn({ err: (err as Error).message, transaction_id: row.id }, 'oxapay: payout outcome unknown, hold kept for the operator');
@@ -81,9 +81,9 @@ export async function applyPayout(deps: PaymentsDeps, p: OxapayPayout): Promise<
       trx.selectFrom('payment_transactions').selectAll().where('transaction_type', '=', 'withdrawal').where('invoice_id', '=', p.track_id),
     ).executeTakeFirst();
     if (!row) throw notFound(PaymentErrorText.unknownInvoice);
-    if (p.currency.toUpperCase() !== row.payment_currency) throw badRequest(PaymentErrorText.currencyMismatch);
+    if (p.currency.toUpperCase() !== row.payment_currency) throw invalid(PaymentErrorText.currencyMismatch);
     const amount = toMinor(String(p.amount), decimalsOf(row.payment_currency));
-    if (amount === null || amount !== Number(row.amount_payment_currency)) throw badRequest(PaymentErrorText.amountMismatch);
+    if (amount === null || amount !== Number(row.amount_payment_currency)) throw invalid(PaymentErrorText.amountMismatch);
     const now = deps.now();
     let changed: boolean;
     if (p.status === 'confirmed' || p.status === 'complete') {

@@ -17,8 +17,8 @@
 import { fromMinor } from '../../../../contract/money';
 import { CRYPTO_DEPOSIT_TTL_MS, PaymentErrorText } from '../../../../contract/payments';
 import { OXAPAY_HMAC_HEADER, OxapayPaymentSchema, type OxapayPayment } from '../../../../contract/oxapay';
-import { unauthorized } from '../../../http/errors';
-import { parseInput } from '../../../http/validate';
+import { unauthenticated } from '../../errors';
+import { parseInput } from '../../parse';
 import { paymentUri, qrDataUrl } from '../qr';
 import { headerValue, verifyHmac } from '../signing';
 import { decimalsOf, type PaymentMethodRow, type PaymentTxRow } from '../wire';
@@ -84,7 +84,7 @@ export function paymentUpdate(p: OxapayPayment): CallbackUpdate {
 /** Verify OxaPay's HMAC header over the raw body with `key`; 401 when it does not match. */
 export function verifyOxapaySignature(key: string, rawBody: Buffer, headers: RequestHeaders): void {
   if (!verifyHmac('sha512', key, rawBody, headerValue(headers, OXAPAY_HMAC_HEADER))) {
-    throw unauthorized(PaymentErrorText.invalidSignature);
+    throw unauthenticated(PaymentErrorText.invalidSignature);
   }
 }
 

@@ -20,8 +20,8 @@ import * as v from 'valibot';
 import { CRYPTO_DEPOSIT_TTL_MS, CRYPTO_SIGNATURE_HEADER, CryptoWebhookSchema, PaymentErrorText, type CryptoWebhook } from '../../../../contract/payments';
 import { fromMinor, formatMinor } from '../../../../contract/money';
 import type { DB } from '../../../db';
-import { badRequest, unauthorized } from '../../../http/errors';
-import { parseInput } from '../../../http/validate';
+import { invalid, unauthenticated } from '../../errors';
+import { parseInput } from '../../parse';
 import { paymentUri, qrDataUrl } from '../qr';
 import { hmacHex, headerValue, verifyHmac } from '../signing';
 import { decimalsOf, type PaymentMethodRow, type PaymentTxRow } from '../wire';
@@ -78,7 +78,7 @@ export class CryptoAddressProvider implements PaymentProvider {
 
   handleCallback(rawBody: Buffer, headers: RequestHeaders): CallbackUpdate {
     if (!verifyHmac('sha256', this.secret, rawBody, headerValue(headers, CRYPTO_SIGNATURE_HEADER))) {
-      throw unauthorized(PaymentErrorText.invalidSignature);
+      throw unauthenticated(PaymentErrorText.invalidSignature);
     }
     const body = parseJsonBody(rawBody);
     const p: CryptoWebhook = parseInput(CryptoWebhookSchema, body);
@@ -124,7 +124,7 @@ export function parseJsonBody(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
-    throw badRequest('Malformed JSON body');
+    throw invalid('Malformed JSON body');
   }
 }
 

@@ -26,8 +26,8 @@ import {
 } from '../../../../contract/payments';
 import type { DB } from '../../../db';
 import { SANDBOX_METHOD_IDS } from '../mode';
-import { unauthorized } from '../../../http/errors';
-import { parseInput } from '../../../http/validate';
+import { unauthenticated } from '../../errors';
+import { parseInput } from '../../parse';
 import { hmacHex, headerValue, verifyHmac } from '../signing';
 import { decimalsOf, type PaymentMethodRow, type PaymentTxRow } from '../wire';
 import { parseJsonBody, type PaymentLog } from './crypto-address';
@@ -66,7 +66,7 @@ export class PaymentLinkProvider implements PaymentProvider {
 
   handleCallback(rawBody: Buffer, headers: RequestHeaders): CallbackUpdate {
     if (!verifyHmac('sha512', this.secret, rawBody, headerValue(headers, OXAPAY_SIGNATURE_HEADER))) {
-      throw unauthorized(PaymentErrorText.invalidSignature);
+      throw unauthenticated(PaymentErrorText.invalidSignature);
     }
     const p: OxapayWebhook = parseInput(OxapayWebhookSchema, parseJsonBody(rawBody));
     const failure: Record<string, { outcome: 'expired' | 'cancelled' | 'failed'; text: string }> = {
