@@ -39,11 +39,6 @@ export async function findAccountConflict(trx: Trx, username: string, email: str
   return byEmail ? AuthText.emailTaken : null;
 }
 
-/** A unique-index violation on SQLite or PostgreSQL (a racing registration that passed the check). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
 
 /** Insert the user and open its balances; throws 409 when the username or email is taken. */
 export async function createAccount(trx: Trx, account: NewAccount, now: number): Promise<number> {

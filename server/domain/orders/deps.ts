@@ -21,9 +21,3 @@ export interface OrdersDeps {
    */
   cluster?: boolean;
 }
-
-/** Result of a write that may have been a replay of an earlier identical request. */
-export interface Placed<T> {
-  value: T;
-  created: boolean;
-}

@@ -19,7 +19,9 @@ import { conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
 import { InsufficientBalanceError, postLedger, tradingCounterparty, withCounterparty } from '../ledger';
 import type { MarketService, Tick } from '../market/types';
-import type { OrdersDeps, Placed } from './deps';
+import type { OrdersDeps } from './deps';
+import type { Replayable } from '../results';
+import { isUniqueViolation } from '../../db/errors';
 import { toBasisPoints } from './pricing';
 import { checkPairRisk } from './exposure';
 import { ledgerAccount, type OrderRow } from './wire';
@@ -47,7 +49,7 @@ export type Placer = number | { verify(db: Trx): Promise<{ userId: number }> };
 
 const userOf = async (who: Placer, db: Trx): Promise<number> => (typeof who === 'number' ? who : (await who.verify(db)).userId);
 
-export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrder): Promise<Placed<OrderRow>> {
+export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrder): Promise<Replayable<OrderRow>> {
   const currency = findCurrency(input.currency);
   const stake = currency ? toMinor(input.amount, currency.decimals) : null;
   // The contract schema has already refused these; this guards a caller that skipped it.
@@ -206,8 +208,3 @@ function sameRequestOrThrow(row: OrderRow, input: CreateOrder, stake: number): O
   return row;
 }
 
-/** Unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (23505). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}

@@ -22,7 +22,9 @@ import { forUpdate, type Trx } from '../../db';
 import { ProviderFailed, ProviderTimeout, conflict, invalid, notFound } from '../errors';
 import { checkMethodAndAmount } from './amounts';
 import { isSandboxMethod } from './mode';
-import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
+import type { PaymentsDeps } from './deps';
+import type { Replayable } from '../results';
+import { isUniqueViolation } from '../../db/errors';
 import type { CallbackUpdate, PaymentProvider } from './providers/types';
 import { recordEvent } from '../events';
 import { needsStatusPolling } from './polling';
@@ -81,7 +83,7 @@ export async function createDeposit(
   providers: ProviderRegistry,
   userId: number,
   input: DepositRequest,
-): Promise<Created<PaymentTxRow>> {
+): Promise<Replayable<PaymentTxRow>> {
   const checked = await checkMethodAndAmount(deps.db, 'deposit', input.payment_method_id, input.currency, input.amount, deps.mode);
   const { method, currency } = checked;
   const provider = providerFor(providers, method.integration_type);

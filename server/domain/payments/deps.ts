@@ -17,14 +17,4 @@ export interface PaymentsDeps {
   mode?: PaymentsMode;
 }
 
-/** Result of a write that may have been a replay of an earlier identical request. */
-export interface Created<T> {
-  value: T;
-  created: boolean;
-}
 
-/** Unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (23505). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}

@@ -13,7 +13,9 @@ import { invalid } from '../errors';
 import { InsufficientBalanceError, getBalanceMinor } from '../ledger';
 import { checkMethodAndAmount } from './amounts';
 import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry, type RequestIdentity } from './deposits';
-import { isUniqueViolation, type Created, type PaymentsDeps } from './deps';
+import type { PaymentsDeps } from './deps';
+import type { Replayable } from '../results';
+import { isUniqueViolation } from '../../db/errors';
 import { holdKey, movePaymentMoney } from './status';
 import { storedPaymentDetails, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow } from './wire';
 
@@ -32,7 +34,7 @@ export async function createWithdrawal(
   providers: ProviderRegistry,
   userId: number,
   input: WithdrawalRequest,
-): Promise<Created<PaymentTxRow>> {
+): Promise<Replayable<PaymentTxRow>> {
   const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount, deps.mode);
   const { method, currency, amount } = checked;
   if (isCardMethod(method)) checkCardNumber(input.payment_details.requisites);

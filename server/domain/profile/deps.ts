@@ -26,11 +26,6 @@ export interface ProfileDeps {
   log: ProfileLog;
 }
 
-/** Unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (23505). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}
 
 /** Milliseconds to unix seconds for the wire. */
 export const toUnix = (ms: number | null | undefined): number => Math.floor(Number(ms ?? 0) / 1000);

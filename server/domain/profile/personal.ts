@@ -12,7 +12,8 @@ import { ProfileText, type Gender, type PersonalDataPatch, type Profile, GENDERS
 import { ErrorText } from '../../../contract/envelope';
 import { NotFound, conflict, invalid } from '../errors';
 import { parseFrontSettings } from '../users';
-import { isUniqueViolation, toUnix, type ProfileDeps } from './deps';
+import { toUnix, type ProfileDeps } from './deps';
+import { isUniqueViolation } from '../../db/errors';
 
 type ProfileRow = Selectable<UserProfilesTable>;
 
