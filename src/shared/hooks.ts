@@ -2,6 +2,7 @@
  * Small selectors over the long-lived actors that many views need: the session's status and
  * user, the current language, the balance shown in the header, the modal stack.
  */
+import { useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { selectBalance, selectCurrencySymbol } from '../../machines/balance/balance.machine';
 import { selectModal } from '../../machines/modals/modals.machine';
@@ -92,4 +93,19 @@ export function useCopy() {
       app.send({ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.copy_error' } });
     }
   };
+}
+
+/**
+ * Milliseconds since the epoch, re-read every `everyMs` (1 s unless given) while `active`
+ * (countdowns, expiry clocks); frozen while inactive.
+ */
+export function useNow({ active = true, everyMs = 1000 }: { active?: boolean; everyMs?: number } = {}): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [active, everyMs]);
+  return now;
 }

@@ -12,9 +12,9 @@ import { listKey, totalPages, type AccountFilter, type OrdersTab } from '../../.
 import { Button, EmptyState, Pagination, SegmentedControl, SkeletonList, Tabs } from '../../components';
 import { useT } from '../../i18n';
 import { useAppActor } from '../../shared/runtime';
-import { useConnectionState } from '../../shared/hooks';
+import { useConnectionState, useNow } from '../../shared/hooks';
 import { OrderCard } from './OrderCard';
-import { useNow, useOrderPlacementActor, useOrdersActor, usePairsActor } from './hooks';
+import { useOrderPlacementActor, useOrdersActor, usePairsActor } from './hooks';
 
 export function OrdersPanel({ headingId }: { headingId?: string }) {
   const t = useT();
@@ -39,7 +39,7 @@ export function OrdersPanel({ headingId }: { headingId?: string }) {
   const stale = useConnectionState() !== 'live';
   const [expanded, setExpanded] = useState<number | null>(null);
   const hasOpenRows = list.some((o) => o.status === 'open');
-  const now = useNow(1000, hasOpenRows);
+  const now = useNow({ active: hasOpenRows });
 
   const closeOrder = (orderId: number) => app.send({ type: 'flow.orderCloseStarted', orderId });
 

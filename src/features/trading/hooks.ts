@@ -3,7 +3,6 @@
  * orderClose flow) and a clock that ticks while something counts down (the media query hook is
  * the kit's: components/hooks.ts).
  */
-import { useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useChild } from '../../shared/runtime';
 
@@ -38,15 +37,4 @@ export function useOrderCloseActor() {
   return useChild('orderClose');
 }
 
-/** Date.now(), refreshed every `intervalMs` while `active` (countdowns). */
-export function useNow(intervalMs: number, active = true): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs, active]);
-  return now;
-}
 

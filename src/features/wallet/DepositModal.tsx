@@ -25,6 +25,7 @@ import { Button, Icon, InfoChip, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useAppActor, useBalanceActor, useChild } from '../../shared/runtime';
 import type { ModalComponentProps } from '../../shared/modals';
+import { useNow } from '../../shared/hooks';
 import {
   AmountInput,
   AmountPresets,
@@ -35,7 +36,6 @@ import {
   fieldText,
   newFlowKey,
   useMinorMoney,
-  useNow,
   WalletFlowModal,
 } from './wallet-parts';
 
@@ -182,7 +182,7 @@ function AmountStep({ actor }: { actor: DepositRef }) {
 function Expiry({ expiredAt }: { expiredAt: number | null }) {
   const t = useT();
   const format = useFormat();
-  const now = useNow(expiredAt !== null);
+  const now = useNow({ active: expiredAt !== null });
   if (expiredAt === null) return null;
   const left = expiredAt * 1000 - now;
   if (left <= 0) return <InfoChip kind="warning">{t('deposit.expired_note')}</InfoChip>;
@@ -235,7 +235,7 @@ function ManualStep({ actor }: { actor: DepositRef }) {
   const result = useResult(actor);
   const confirming = useSelector(actor, (s) => s.matches({ process: { manual: 'confirming' } }));
   const confirmError = useSelector(actor, (s) => s.context.confirmError);
-  const now = useNow(result.expired_at !== null, 5000);
+  const now = useNow({ active: result.expired_at !== null, everyMs: 5000 });
   const expired = result.expired_at !== null && result.expired_at * 1000 <= now;
   const requisit = result.transaction.requisit;
   const payAmount = format.money(result.amount_payment_currency, result.payment_currency);

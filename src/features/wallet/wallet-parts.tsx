@@ -5,7 +5,7 @@
  * presets, copyable value rows, the step indicator, the shortcuts to the other modal and to the
  * history, and two small hooks (copy to the clipboard with a toast, a ticking clock).
  */
-import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReadonlySignal } from '@preact/signals-react';
@@ -358,18 +358,6 @@ export function ValueRow({ label, value, copy, mono = false, children }: { label
       </dd>
     </div>
   );
-}
-
-/** Milliseconds since the epoch, re-read every `intervalMs` while `active`. */
-export function useNow(active: boolean, intervalMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(timer);
-  }, [active, intervalMs]);
-  return now;
 }
 
 /** The wizard's steps, the current one marked for assistive tech. */
