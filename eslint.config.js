@@ -2,7 +2,12 @@
 // and the layer boundaries of docs/architecture.md, checked on every `npm run lint`:
 //   - machines/ import no React, DOM, fetch or socket (and nothing from src/ or server/);
 //   - server/ never imports src/ or machines/ (it shares contract/ only);
-//   - a feature (src/features/<area>) never imports another feature or the app (src/app).
+//   - server/domain/ never imports the HTTP side (server/http, server/routes, server/cluster) or the
+//     server's wiring (context, base, composition, app, modules, main): the domain speaks no HTTP;
+//   - a feature (src/features/<area>) never imports another feature or the app (src/app), and the
+//     shared layers (src/shared, src/components, src/i18n, src/services) import no feature and no app.
+// Import cycles (type imports count) and the file-name conventions are checked by
+// scripts/check-shape.ts, which `npm run lint` runs after ESLint.
 // An eslint-disable needs its reason next to it (`-- why`), and an unused one is an error.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -42,6 +47,16 @@ const machinePatterns = [
   { regex: '(^|/)(src|server)(/|$)', message: 'Machines depend on contract/ only.' },
 ];
 const serverPatterns = [{ regex: '(^|/)(src|machines)(/|$)', message: 'The server shares contract/ only with the browser side.' }];
+const domainMessage = 'The domain speaks no HTTP and takes no server wiring: declare narrow deps (server/domain/<area>/deps.ts) and throw server/domain/errors.ts classes.';
+/** From anywhere under server/domain/: up to server/ and into the HTTP side or the wiring. */
+const domainPatterns = [
+  ...serverPatterns,
+  { regex: '^(\\.\\./)+(http|routes|cluster)(/|$)', message: domainMessage },
+  { regex: '^(\\.\\./)+(context|base|composition|app|modules|main)$', message: domainMessage },
+];
+const sharedMessage = 'Shared layers import no feature and no app: features build on them, not the other way round.';
+/** From src/{shared,components,i18n,services}/**: `../features/...`, `../app/...` at any depth. */
+const sharedPatterns = [{ regex: '^(\\.\\./)+(features|app)(/|$)', message: sharedMessage }];
 const featureMessage = 'A feature never imports another feature or the app: move what both need to src/shared or src/components.';
 /** From src/features/<area>/<file>: `../<other area>` and `../../app`. */
 const featurePatterns = [{ regex: '^\\.\\./(?!\\.)[^/]+', message: featureMessage }, { regex: '^(\\.\\./)+app(/|$)', message: featureMessage }];
@@ -85,6 +100,8 @@ export default tseslint.config(
   },
   { files: ['machines/**/*.ts'], rules: { ...layer(machinePatterns), 'no-restricted-globals': ['error', ...BROWSER_ONLY_GLOBALS] } },
   { files: ['server/**/*.ts'], rules: layer(serverPatterns) },
+  { files: ['server/domain/**/*.ts'], rules: layer(domainPatterns) },
+  { files: ['src/{shared,components,i18n,services}/**/*.{ts,tsx}'], rules: layer(sharedPatterns) },
   { files: ['src/features/*/*.{ts,tsx}'], rules: layer(featurePatterns) },
   { files: ['src/features/*/*/**/*.{ts,tsx}'], rules: layer(nestedFeaturePatterns) },
 );

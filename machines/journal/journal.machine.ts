@@ -68,6 +68,7 @@ export const journalMachine = setup({
   states: {
     loading: {
       invoke: {
+        id: 'loadJournal',
         src: 'loadJournal',
         input: ({ context }) => ({ period: context.period }),
         onDone: { target: 'ready', actions: { type: 'assignJournal', params: ({ event }) => event.output } },

@@ -142,6 +142,7 @@ export const priceAlertsMachine = setup({
       states: {
         loading: {
           invoke: {
+            id: 'loadAlerts',
             src: 'loadAlerts',
             onDone: { target: 'ready', actions: { type: 'assignList', params: ({ event }) => event.output } },
             onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) } },
@@ -162,6 +163,7 @@ export const priceAlertsMachine = setup({
             },
             creating: {
               invoke: {
+                id: 'createAlert',
                 src: 'createAlert',
                 input: ({ event }) => {
                   assertEvent(event, 'alerts.createRequested');
@@ -176,6 +178,7 @@ export const priceAlertsMachine = setup({
             },
             deleting: {
               invoke: {
+                id: 'deleteAlert',
                 src: 'deleteAlert',
                 input: ({ event }) => {
                   assertEvent(event, 'alerts.deleteRequested');

@@ -6,7 +6,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 import { Icon } from './Icon';
 import { cx } from './cx';
-import { FieldError, FieldHint, read, useFieldIds, type MaybeSignal } from './fieldParts';
+import { FieldError, FieldHint, read, useFieldIds, type MaybeSignal } from './field-parts';
 import './fields.css';
 
 export type CheckboxFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'checked'> & {

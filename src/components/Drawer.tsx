@@ -8,7 +8,7 @@ import type { ReactNode, RefObject } from 'react';
 import { useT } from '../i18n';
 import { IconButton } from './Button';
 import { cx } from './cx';
-import { isToastInteraction, useDialogFocus } from './dialogFocus';
+import { isToastInteraction, useDialogFocus } from './dialog-focus';
 import './Drawer.css';
 
 export type DrawerProps = {

@@ -10,7 +10,7 @@ import { useFormat, useT } from '../i18n';
 import { Button, IconButton } from './Button';
 import { Icon } from './Icon';
 import { cx } from './cx';
-import { FieldError } from './fieldParts';
+import { FieldError } from './field-parts';
 import './FileField.css';
 
 export type FileFieldProps = {

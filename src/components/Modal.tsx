@@ -9,7 +9,7 @@ import type { ReactNode, RefObject } from 'react';
 import { useT } from '../i18n';
 import { IconButton } from './Button';
 import { cx } from './cx';
-import { isToastInteraction, useDialogFocus } from './dialogFocus';
+import { isToastInteraction, useDialogFocus } from './dialog-focus';
 import './Modal.css';
 
 export type ModalSize = 'sm' | 'md' | 'lg' | 'xl';

@@ -6,7 +6,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import type { ReactNode, Ref, SelectHTMLAttributes } from 'react';
 import { Icon } from './Icon';
 import { cx } from './cx';
-import { FieldError, FieldHint, FieldLabel, inputText, read, useFieldIds, type MaybeSignal } from './fieldParts';
+import { FieldError, FieldHint, FieldLabel, inputText, read, useFieldIds, type MaybeSignal } from './field-parts';
 import './fields.css';
 
 export type SelectOption = { value: string; label: string; disabled?: boolean };

@@ -13,7 +13,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 import { cx } from './cx';
-import { FieldError, FieldHint, FieldLabel, inputText, read, useFieldIds, type MaybeSignal } from './fieldParts';
+import { FieldError, FieldHint, FieldLabel, inputText, read, useFieldIds, type MaybeSignal } from './field-parts';
 import './fields.css';
 
 export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'prefix'> & {

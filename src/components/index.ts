@@ -26,6 +26,6 @@ export { TextField, type TextFieldProps } from './TextField';
 export { ToastViewport, type ToastItem, type ToastType, type ToastViewportProps } from './Toasts';
 export { cx } from './cx';
 export { PHONE_QUERY, useMediaQuery, useReducedMotion, useScrollHints } from './hooks';
-export type { MaybeSignal } from './fieldParts';
+export type { MaybeSignal } from './field-parts';
 export { SegmentedControl, type SegmentOption, type SegmentedControlProps } from './SegmentedControl';
 export { PublicFooter, PublicTopBar } from './PublicChrome';

@@ -37,8 +37,8 @@ const events: AnyEventObject[] = [
   { type: 'journal.periodChosen', period: 'month' },
   { type: 'journal.accountChosen', groupKey: 'demo:USD' },
   { type: 'journal.retryRequested' },
-  { type: 'xstate.done.actor.0.journal.loading', output: journal('week') },
-  { type: 'xstate.error.actor.0.journal.loading', error: { message: '' } },
+  { type: 'xstate.done.actor.loadJournal', output: journal('week') },
+  { type: 'xstate.error.actor.loadJournal', error: { message: '' } },
 ];
 const model: PathModel = { name: 'journal', machine: journalMachine, events, simplePaths: 60 };
 
