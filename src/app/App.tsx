@@ -5,7 +5,7 @@
 import { useSelector } from '@xstate/react';
 import { I18nProvider, useT } from '../i18n';
 import { ToastViewport, type ToastItem } from '../components';
-import { useLanguage } from '../shared/hooks';
+import { useLocaleLanguage } from '../shared/hooks';
 import { useToastsActor } from '../shared/runtime';
 import { AppRoutes } from './routes';
 import { ModalHost } from './modal-host';
@@ -23,7 +23,7 @@ function Toasts() {
 }
 
 export function App() {
-  const language = useLanguage();
+  const language = useLocaleLanguage();
   return (
     <I18nProvider language={language}>
       <AppRoutes />

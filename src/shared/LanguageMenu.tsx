@@ -4,8 +4,7 @@
  */
 import { LANGUAGES, type Language } from '../../contract/user';
 import { Icon, Menu } from '../components';
-import { useT } from '../i18n';
-import { useLanguage } from './hooks';
+import { useLanguage, useT } from '../i18n';
 import { useLocaleActor } from './runtime';
 import './LanguageMenu.css';
 

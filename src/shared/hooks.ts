@@ -39,7 +39,8 @@ export function useSessionType() {
   return useSelector(session, (s) => s.context.sessionType);
 }
 
-export function useLanguage() {
+/** The language the locale actor holds (typed: what the I18nProvider is fed, and what a form sends; to render, views use i18n's `useLanguage`). */
+export function useLocaleLanguage() {
   const locale = useLocaleActor();
   return useSelector(locale, (s) => s.context.language);
 }

@@ -8,7 +8,7 @@ import { render, screen, within } from '@testing-library/react';
 import { HomePage } from '../../src/features/home/HomePage';
 import { PrivacyPage, PRIVACY_SECTIONS } from '../../src/features/legal/PrivacyPage';
 import { RulesPage, RULES_SECTIONS } from '../../src/features/legal/RulesPage';
-import { parseBody } from '../../src/features/legal/LegalDocument';
+import { parseLegalBlocks } from '../../src/features/legal/LegalDocument';
 import { I18nProvider } from '../../src/i18n';
 
 const LANGS = ['en', 'ru', 'es'] as const;
@@ -63,9 +63,9 @@ describe('HomePage', () => {
   });
 });
 
-describe('parseBody', () => {
+describe('parseLegalBlocks', () => {
   it('splits paragraphs on blank lines and groups "- " lines into lists', () => {
-    expect(parseBody('Intro:\n- one\n- two\n\nAfter.')).toEqual([
+    expect(parseLegalBlocks('Intro:\n- one\n- two\n\nAfter.')).toEqual([
       { kind: 'p', text: 'Intro:' },
       { kind: 'ul', items: ['one', 'two'] },
       { kind: 'p', text: 'After.' },

@@ -13,7 +13,7 @@ import { Button, InfoChip } from '../../components';
 import { useT } from '../../i18n';
 import { useSessionActor } from '../../shared/runtime';
 import { validateForm } from '../../shared/forms';
-import { FormPasswordField, FormTextField, translateError } from './form-fields';
+import { FormPasswordField, FormTextField, translateText } from '../../shared/form-fields';
 
 const LoginSchema = v.object({
   username: v.pipe(v.string('auth.login_required'), v.trim(), v.nonEmpty('auth.login_required'), v.maxLength(254, 'auth.login_required')),
@@ -36,7 +36,7 @@ function TwoFactorStep() {
   return (
     <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim() })}>
       <p className="text-muted">{t('auth.two_factor_hint')}</p>
-      {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
+      {error ? <InfoChip kind="error" live>{translateText(t, error)}</InfoChip> : null}
       <Field name="code">
         {(field, props) => (
           <FormTextField
@@ -76,7 +76,7 @@ function CredentialsStep() {
       method="post"
       onSubmit={(values) => session.send({ type: 'session.loginSubmitted', username: values.username.trim(), password: values.password })}
     >
-      {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
+      {error ? <InfoChip kind="error" live>{translateText(t, error)}</InfoChip> : null}
       <Field name="username">
         {(field, props) => <FormTextField {...props} field={field} label={t('auth.login_identifier')} autoComplete="username" required />}
       </Field>

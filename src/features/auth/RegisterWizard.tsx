@@ -20,9 +20,9 @@ import { CURRENCIES } from '../../../contract/currencies';
 import { Button, Icon, InfoChip, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useAppActor, useChild } from '../../shared/runtime';
-import { useLanguage } from '../../shared/hooks';
+import { useLocaleLanguage } from '../../shared/hooks';
 import { validateForm } from '../../shared/forms';
-import { FormCheckboxField, FormPasswordField, FormSelectField, FormTextField, translateError } from './form-fields';
+import { FormCheckboxField, FormPasswordField, FormSelectField, FormTextField, translateText } from '../../shared/form-fields';
 import { collectTracking } from './tracking';
 
 type RegistrationRef = NonNullable<ReturnType<typeof useChild<'registration'>>>;
@@ -199,7 +199,7 @@ function Wizard({ actor }: { actor: RegistrationRef }) {
     <div className="stack">
       <StepIndicator current={step} />
       <h2 className="auth-step-title">{t(`auth.step_${STEPS[step]}`)}</h2>
-      {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
+      {error ? <InfoChip kind="error" live>{translateText(t, error)}</InfoChip> : null}
       {state === 'basicInfo' ? <BasicInfoStep actor={actor} values={values.basicInfo} errors={fieldErrors} /> : null}
       {state === 'personalDetails' ? <PersonalDetailsStep actor={actor} values={values.personalDetails} errors={fieldErrors} /> : null}
       {state === 'accountSettings' || state === 'submitting' ? (
@@ -212,7 +212,7 @@ function Wizard({ actor }: { actor: RegistrationRef }) {
 
 export function RegisterWizard() {
   const app = useAppActor();
-  const language = useLanguage();
+  const language = useLocaleLanguage();
   const registration = useChild('registration');
   useEffect(() => {
     app.send({ type: 'flow.registrationStarted', tracking: collectTracking(), language });

@@ -15,7 +15,7 @@ import { useT } from '../../i18n';
 import { useAppActor, useChild } from '../../shared/runtime';
 import { validateForm } from '../../shared/forms';
 import { AuthLayout } from './AuthLayout';
-import { FormPasswordField, FormTextField, translateError } from './form-fields';
+import { FormPasswordField, FormTextField, translateText } from '../../shared/form-fields';
 
 type ResetRef = NonNullable<ReturnType<typeof useChild<'passwordReset'>>>;
 
@@ -104,7 +104,7 @@ function Flow({ actor }: { actor: ResetRef }) {
   const error = useSelector(actor, (s) => s.context.error);
   return (
     <div className="stack">
-      {error ? <InfoChip kind="error" live>{translateError(t, error)}</InfoChip> : null}
+      {error ? <InfoChip kind="error" live>{translateText(t, error)}</InfoChip> : null}
       {state === 'enteringEmail' || state === 'sendingCode' ? <EmailStep actor={actor} email={email} busy={state === 'sendingCode'} /> : null}
       {state === 'enteringCode' || state === 'verifyingCode' || state === 'resendingCode' || (state === 'savingPassword' && !actor.getSnapshot().context.linkToken) ? (
         <CodeStep actor={actor} email={email} busy={state === 'verifyingCode' || state === 'savingPassword'} resending={state === 'resendingCode'} />

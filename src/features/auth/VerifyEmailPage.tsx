@@ -11,7 +11,7 @@ import { useRuntime } from '../../shared/runtime';
 import { useSessionStatus } from '../../shared/hooks';
 import { emailVerificationLogic } from '../../services/flows';
 import { AuthLayout } from './AuthLayout';
-import { translateError } from './form-fields';
+import { translateText } from '../../shared/form-fields';
 
 export function VerifyEmailPage() {
   const t = useT();
@@ -35,7 +35,7 @@ export function VerifyEmailPage() {
         {state === 'failed' ? (
           <>
             <InfoChip kind="error" live>
-              {translateError(t, error)}
+              {translateText(t, error)}
             </InfoChip>
             <Button variant="secondary" onClick={() => actor.send({ type: 'emailVerification.retried' })}>
               {t('common.retry')}

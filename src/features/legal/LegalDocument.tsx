@@ -34,7 +34,7 @@ export const sectionId = (key: string) => key.replace(/_/g, '-');
 type Block = { kind: 'p'; text: string } | { kind: 'ul'; items: string[] };
 
 /** Paragraphs and bullet lists from the locale text format. */
-export function parseBody(text: string): Block[] {
+export function parseLegalBlocks(text: string): Block[] {
   const blocks: Block[] = [];
   for (const chunk of text.split(/\n\s*\n/)) {
     let list: string[] | null = null;
@@ -118,7 +118,7 @@ export function LegalDocument({ ns, sections, email, other, isAuthenticated = fa
                 </span>{' '}
                 {t(`${ns}.sections.${key}.title`)}
               </h2>
-              {parseBody(t(`${ns}.sections.${key}.body`, { email })).map((block, i) =>
+              {parseLegalBlocks(t(`${ns}.sections.${key}.body`, { email })).map((block, i) =>
                 block.kind === 'p' ? (
                   <p key={i}>{withEmail(block.text, email)}</p>
                 ) : (

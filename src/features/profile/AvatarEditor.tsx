@@ -12,7 +12,7 @@ import type { avatarMachine } from '../../../machines/avatar/avatar.machine';
 import { AVATAR_ACCEPTED, AVATAR_MAX_MB } from '../../../contract/profile';
 import { Button, InfoChip } from '../../components';
 import { useT } from '../../i18n';
-import { translateText } from './form-fields';
+import { translateText } from '../../shared/form-fields';
 
 type AvatarActor = ActorRefFrom<typeof avatarMachine>;
 

@@ -13,7 +13,7 @@ import type { documentsMachine } from '../../../machines/documents/documents.mac
 import { typeInfoOf, uploadProblems } from '../../../machines/documents/documents.schemas';
 import { Button, ConfirmDialog, DateTime, EmptyState, FileField, Icon, IconButton, InfoChip, SelectField, SkeletonList, type InfoKind } from '../../components';
 import { useFormat, useT, type TFunction } from '../../i18n';
-import { translateText } from './form-fields';
+import { translateText } from '../../shared/form-fields';
 
 type DocumentsActor = ActorRefFrom<typeof documentsMachine>;
 

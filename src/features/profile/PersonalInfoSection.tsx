@@ -19,7 +19,7 @@ import { personalDataPatch, personalFormSchema, personalFormValues, type Persona
 import { Button, cx, Icon, InfoChip, SkeletonText } from '../../components';
 import { useLanguage, useT } from '../../i18n';
 import { validateForm } from '../../shared/forms';
-import { FormCheckboxField, FormSelectField, FormTextField, translateText } from './form-fields';
+import { FormCheckboxField, FormSelectField, FormTextField, translateText } from '../../shared/form-fields';
 import { browserTimeZone, useCountryChoices, useTimeZoneChoices } from './hooks';
 
 type ProfileActor = ActorRefFrom<typeof profileMachine>;

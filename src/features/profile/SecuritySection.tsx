@@ -22,7 +22,7 @@ import { Button, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../
 import { useT } from '../../i18n';
 import { useCopy } from '../../shared/hooks';
 import { validateForm } from '../../shared/forms';
-import { FormPasswordField, FormTextField, translateText } from './form-fields';
+import { FormPasswordField, FormTextField, translateText } from '../../shared/form-fields';
 
 type SecurityActor = ActorRefFrom<typeof securityMachine>;
 

@@ -11,7 +11,7 @@ import type { telegramMachine } from '../../../machines/telegram/telegram.machin
 import { Button, ConfirmDialog, DateTime, Icon, IconButton, InfoChip, SkeletonText, Spinner } from '../../components';
 import { useT } from '../../i18n';
 import { useCopy } from '../../shared/hooks';
-import { translateText } from './form-fields';
+import { translateText } from '../../shared/form-fields';
 
 type TelegramActor = ActorRefFrom<typeof telegramMachine>;
 

@@ -1,14 +1,14 @@
 /**
- * Kit fields bound to a @modular-forms/react field for the profile forms, with the error
- * translated: the form rules speak in locale keys, the server in plain sentences (shown as the
- * server wrote them). A server error for the field shows until the user's own check has
- * something to say. useSignals() re-renders these when the field's signals change.
+ * Kit fields bound to a @modular-forms/react field (the auth and profile forms), with the error
+ * translated: the form rules speak in locale keys (validation.*), the server in plain sentences
+ * (shown as the server wrote them). A server error for the field shows until the user's own
+ * check has something to say. useSignals() re-renders these when the field's signals change.
  */
 import type { ComponentProps } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReadonlySignal } from '@preact/signals-react';
-import { CheckboxField, PasswordField, SelectField, TextField } from '../../components';
-import { useT, type TFunction } from '../../i18n';
+import { CheckboxField, PasswordField, SelectField, TextField } from '../components';
+import { useT, type TFunction } from '../i18n';
 
 interface BoundField {
   value: ReadonlySignal<unknown>;
