@@ -22,7 +22,7 @@
  *
  * Candles are kept per pair and timeframe (`series`, keyed by `seriesKey`), each sorted by
  * timestamp, capped at the last 1000, a candle with the same timestamp replacing the earlier
- * one (mergeCandles); at most SERIES_CACHE_LIMIT series are kept, the least recently shown
+ * one (mergeCandlePages); at most SERIES_CACHE_LIMIT series are kept, the least recently shown
  * (`recent`) dropped first. `candles` is the series on screen.
  */
 import { assertEvent, assign, fromCallback, setup } from 'xstate';
@@ -58,7 +58,7 @@ export type ChartEvent =
  * Candles sorted by timestamp, at most `cap`, the later of two with the same timestamp winning.
  * A new_price carries no volume: a replacement keeps the volume of the candle it replaces.
  */
-export function mergeCandles(existing: readonly Candle[], incoming: readonly Candle[], cap = MAX_CANDLES): Candle[] {
+export function mergeCandlePages(existing: readonly Candle[], incoming: readonly Candle[], cap = MAX_CANDLES): Candle[] {
   const byTime = new Map<number, Candle>();
   for (const candle of existing) byTime.set(candle.timestamp, candle);
   for (const candle of incoming) {
@@ -137,13 +137,13 @@ export const chartMachine = setup({
     clear: assign({ pairCode: null, timeframe: null, candles: [], error: null, series: {}, recent: [] }),
     assignHistory: assign(({ context, event }) => {
       assertEvent(event, 'chart.candlesReceived');
-      const candles = mergeCandles([], event.candles);
+      const candles = mergeCandlePages([], event.candles);
       return { candles, ...cacheSeries(context, seriesKey(event.pairCode, event.timeframe), candles) };
     }),
     storeCandle: assign(({ context, event }) => {
       assertEvent(event, 'chart.candleUpdated');
       const key = candleKey(event.candle);
-      const candles = mergeCandles(context.series[key] ?? [], [event.candle]);
+      const candles = mergeCandlePages(context.series[key] ?? [], [event.candle]);
       const shown = context.pairCode !== null && context.timeframe !== null && key === seriesKey(context.pairCode, context.timeframe);
       return { series: { ...context.series, [key]: candles }, ...(shown ? { candles } : {}) };
     }),

@@ -127,7 +127,7 @@ function clamp(value: number, min: number, max: number): number {
 }
 
 /** The typed amount in minor units, or null when it is not a usable number. */
-export function amountMinor(text: string, currency: Currency): number | null {
+export function stakeMinor(text: string, currency: Currency): number | null {
   const normalized = normalizeAmount(text);
   return normalized === null ? null : toMinor(normalized, currency.decimals);
 }
@@ -152,7 +152,7 @@ export function stepAmount(text: string, currencyCode: string, direction: 1 | -1
   if (!currency) return text;
   const min = minBetMinor(currency);
   const max = maxBetMinor(currency);
-  const current = amountMinor(text, currency) ?? min;
+  const current = stakeMinor(text, currency) ?? min;
   let step = magnitude(current);
   // Stepping down from 10 goes to 9, not 0.
   if (direction === -1 && current === step) step = Math.max(1, step / 10);
@@ -162,7 +162,7 @@ export function stepAmount(text: string, currencyCode: string, direction: 1 | -1
 }
 
 /** "Nice" quick amounts for a currency: 10, 25, 50, 100 of its USD-equivalent scale. */
-export function amountPresets(currencyCode: string): string[] {
+export function stakePresets(currencyCode: string): string[] {
   const currency = findCurrency(currencyCode);
   if (!currency) return [];
   const scale = 10 ** Math.round(Math.log10(currency.rate));
@@ -176,7 +176,7 @@ export function amountPresets(currencyCode: string): string[] {
 
 /** The amount a currency starts with: its first preset (else its minimum bet). */
 export function firstPreset(currencyCode: string): string {
-  const presets = amountPresets(currencyCode);
+  const presets = stakePresets(currencyCode);
   if (presets[0] !== undefined) return presets[0];
   const currency = findCurrency(currencyCode);
   return currency ? amountText(minBetMinor(currency), currency) : '10';
@@ -216,7 +216,7 @@ export function convertExpiry(value: number, from: ExpiryUnit, to: ExpiryUnit): 
 export function potentialReturn(text: string, currencyCode: string, payoutRate: number): { payout: number; profit: number } | null {
   const currency = findCurrency(currencyCode);
   if (!currency) return null;
-  const stake = amountMinor(text, currency);
+  const stake = stakeMinor(text, currency);
   if (stake === null || stake <= 0) return null;
   const payoutBp = Math.round(payoutRate * 10_000);
   const payout = mulDivFloor(stake, 10_000 + payoutBp, 10_000);

@@ -14,7 +14,7 @@ import { BetPanel } from '../../src/features/trading/BetPanel';
 import { changeTrend } from '../../src/features/trading/ChartPanel';
 import { OrdersPanel } from '../../src/features/trading/OrdersPanel';
 import { OrderCloseDialog } from '../../src/features/trading/OrderCloseDialog';
-import { amountPresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from '../../machines/order-placement/bet-rules';
+import { stakePresets, convertExpiry, potentialReturn, stepAmount, stepExpiry } from '../../machines/order-placement/bet-rules';
 import { AAPL, BTCUSD, EURUSD, makeOrder, makePair, quote, settled, details } from '../machines/trading-fixtures';
 import { emptyPage, startTradingApp } from './trading-harness';
 import { formatMoney } from '../../src/i18n/format';
@@ -39,9 +39,9 @@ describe('bet panel helpers', () => {
   });
 
   it('offers presets scaled to the currency', () => {
-    expect(amountPresets('USD')).toEqual(['10', '25', '50', '100']);
-    expect(amountPresets('JPY')).toEqual(['1000', '2500', '5000', '10000']);
-    expect(amountPresets('BTC')).toEqual(['0.0001', '0.00025', '0.0005', '0.001']);
+    expect(stakePresets('USD')).toEqual(['10', '25', '50', '100']);
+    expect(stakePresets('JPY')).toEqual(['1000', '2500', '5000', '10000']);
+    expect(stakePresets('BTC')).toEqual(['0.0001', '0.00025', '0.0005', '0.001']);
   });
 
   it('steps and converts the bet time', () => {

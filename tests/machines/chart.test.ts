@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject } from 'xstate';
-import { cacheSeries, chartMachine, chartSummary, MAX_CANDLES, mergeCandles, SERIES_CACHE_LIMIT, seriesKey } from '../../machines/chart/chart.machine';
+import { cacheSeries, chartMachine, chartSummary, MAX_CANDLES, mergeCandlePages, SERIES_CACHE_LIMIT, seriesKey } from '../../machines/chart/chart.machine';
 import type { Timeframe } from '../../contract/user';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
 import { candle } from './trading-fixtures';
@@ -44,7 +44,7 @@ describe('chart machine paths', () => {
 
 describe('candles (spec section 4)', () => {
   it('sorts by timestamp and lets a later candle with the same timestamp replace the earlier one', () => {
-    const merged = mergeCandles([candle(60, 1), candle(180, 3)], [candle(120, 2), candle(60, 1.5)]);
+    const merged = mergeCandlePages([candle(60, 1), candle(180, 3)], [candle(120, 2), candle(60, 1.5)]);
     expect(merged.map((c) => [c.timestamp, c.close])).toEqual([
       [60, 1.5],
       [120, 2],
@@ -54,14 +54,14 @@ describe('candles (spec section 4)', () => {
 
   it('keeps only the last 1000', () => {
     const many = Array.from({ length: 1005 }, (_, i) => candle(1005 - i, i));
-    const merged = mergeCandles([], many);
+    const merged = mergeCandlePages([], many);
     expect(merged).toHaveLength(MAX_CANDLES);
     expect(merged[0].timestamp).toBe(6);
     expect(merged.at(-1)!.timestamp).toBe(1005);
   });
 
   it('keeps the volume of the candle a volume-less new_price replaces', () => {
-    const [updated] = mergeCandles([candle(60, 1, { volume: 42 })], [candle(60, 2, { volume: 0 })]);
+    const [updated] = mergeCandlePages([candle(60, 1, { volume: 42 })], [candle(60, 2, { volume: 0 })]);
     expect(updated).toMatchObject({ close: 2, volume: 42 });
   });
 

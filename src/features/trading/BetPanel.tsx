@@ -20,7 +20,7 @@ import type { OrderDirection } from '../../../contract/orders';
 import { selectBalance } from '../../../machines/balance/balance.machine';
 import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
 import type { ExpiryUnit, TradeSetup } from '../../../machines/order-placement/order-placement.machine';
-import { amountPresets, betReturn, expiryFieldProblem, presetDecimals, shownProblem } from '../../../machines/order-placement/bet-rules';
+import { stakePresets, betReturn, expiryFieldProblem, presetDecimals, shownProblem } from '../../../machines/order-placement/bet-rules';
 import { Button, Icon, IconButton, Money, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useBalanceActor, useSessionActor } from '../../shared/runtime';
@@ -71,7 +71,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
   const shownInField = shown?.field === 'amount' || shown?.field === 'expiry';
   const needsDeposit = real && shown?.key === 'trading.insufficient_balance';
   const win = betReturn(bet, currency, available, pair ? pair.payout_rate : null);
-  const presets = amountPresets(currency);
+  const presets = stakePresets(currency);
   const placing = placingDirection !== null;
 
   const setAmount = (value: string) => placement.send({ type: 'orderPlacement.amountChanged', amount: value });

@@ -248,7 +248,7 @@ export function CandleChart({
     const last = candles[candles.length - 1];
     const previousLast = before.candles[before.candles.length - 1];
     const sameSeries = before.key === seriesKey && previousLast !== undefined && last !== undefined;
-    // mergeCandles keeps the untouched candles as they were, so an update changes only the tail.
+    // mergeCandlePages keeps the untouched candles as they were, so an update changes only the tail.
     const onlyTailMoved =
       sameSeries && last.timestamp >= previousLast.timestamp && (candles[candles.length - 2] === previousLast || candles[candles.length - 2] === before.candles[before.candles.length - 2]);
     layers.setCandles(candles, seriesKey, onlyTailMoved);
