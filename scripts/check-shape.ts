@@ -14,6 +14,10 @@
  *    written through that area's own files; everything else calls the area's service or
  *    repository. Migrations create them, and nothing else names them in a query.
  *
+ * 4. No product function twice: an exported top-level function (or arrow constant) name is
+ *    defined in one file of contract/, machines/, src/ and server/ only (the migrations' `up` and
+ *    `down` excepted), so a helper has one home and a second copy cannot drift from the first.
+ *
  * Prints what it finds and exits 1 on any problem. `--json` prints the import graph's cycles as
  * JSON (for a quick look while restructuring).
  */
@@ -162,6 +166,34 @@ function ownershipProblems(): string[] {
   return problems;
 }
 
+// ---- 4. one home per exported function ---------------------------------------------------
+
+function exportedFunctions(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const names: string[] = [];
+  const exported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const statement of source.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name && exported(statement)) names.push(statement.name.text);
+    if (ts.isVariableStatement(statement) && exported(statement)) {
+      for (const decl of statement.declarationList.declarations) {
+        if (ts.isIdentifier(decl.name) && decl.initializer && (ts.isArrowFunction(decl.initializer) || ts.isFunctionExpression(decl.initializer))) names.push(decl.name.text);
+      }
+    }
+  }
+  return names;
+}
+
+function duplicateFunctions(): string[] {
+  const homes = new Map<string, string[]>();
+  for (const file of sources) {
+    const r = rel(file);
+    if (r.startsWith('server/db/migrations/')) continue;
+    for (const name of exportedFunctions(file)) homes.set(name, [...(homes.get(name) ?? []), r]);
+  }
+  return [...homes].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: exported from ${files.join(', ')}: give it one home (or, if they differ, names that say how)`);
+}
+
 // ---- report --------------------------------------------------------------------------------
 
 const found = cycles();
@@ -180,10 +212,11 @@ for (const file of allFiles.filter((f) => /\.(ts|tsx|mts|mjs|js|css|json)$/.test
   if (problem) problems.push(problem);
 }
 problems.push(...ownershipProblems());
+problems.push(...duplicateFunctions());
 
 if (problems.length) {
   console.error(problems.join('\n'));
   console.error(`\ncheck-shape: ${problems.length} problem(s) in ${sources.length} files`);
   process.exit(1);
 }
-console.log(`check-shape: ${sources.length} files, no import cycle, file names follow the convention, every table queried by its owner only`);
+console.log(`check-shape: ${sources.length} files, no import cycle, file names follow the convention, every table queried by its owner only, every exported function has one home`);

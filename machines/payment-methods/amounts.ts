@@ -6,7 +6,7 @@
  * presets inside a method's limits, and the idempotency key of a money request.
  */
 import * as v from 'valibot';
-import { findCurrency, type Currency } from '../../contract/currencies';
+import type { Currency } from '../../contract/currencies';
 import { toMinor } from '../../contract/money';
 import { sumsInMinor, type PaymentMethod } from '../../contract/payments';
 
@@ -90,11 +90,6 @@ export function amountProblem(text: string, limits: AmountLimits): AmountProblem
 /** The limits of a method option (plus what is available, for withdrawals). */
 export function limitsOf(option: MethodOption, available?: number): AmountLimits {
   return { min: option.min, max: option.max, decimals: option.currency.decimals, available };
-}
-
-/** Decimals of a currency (2 when unknown). */
-export function decimalsOf(currency: string): number {
-  return findCurrency(currency)?.decimals ?? 2;
 }
 
 /**

@@ -56,7 +56,7 @@ function missing(name: string): never {
 }
 
 /** Waiting alerts (fired ones stay in the list, marked). */
-export function waitingAlerts(alerts: readonly PriceAlert[]): PriceAlert[] {
+export function unfiredAlerts(alerts: readonly PriceAlert[]): PriceAlert[] {
   return alerts.filter((a) => a.fired_at_ms === null);
 }
 
@@ -96,7 +96,7 @@ export const priceAlertsMachine = setup({
     forget: assign({ alerts: [], formError: null, loadError: null }),
     assignList: assign(({ context }, list: AlertList) => {
       const alerts = list.alerts.map((a) => keepFired(a, context.alerts));
-      return { alerts: [...waitingAlerts(alerts), ...alerts.filter((a) => a.fired_at_ms !== null)], maxPending: list.max_pending, loadError: null };
+      return { alerts: [...unfiredAlerts(alerts), ...alerts.filter((a) => a.fired_at_ms !== null)], maxPending: list.max_pending, loadError: null };
     }),
     assignLoadError: assign((_, params: { error: unknown }) => ({ loadError: errorText(params.error) ?? 'alerts.load_failed' })),
     addAlert: assign(({ context }, alert: PriceAlert) =>
@@ -110,7 +110,7 @@ export const priceAlertsMachine = setup({
     markFired: assign(({ context, event }) => {
       assertEvent(event, 'alerts.fired');
       const others = context.alerts.filter((a) => a.alert_id !== event.alert.alert_id);
-      return { alerts: [...waitingAlerts(others), event.alert, ...others.filter((a) => a.fired_at_ms !== null)] };
+      return { alerts: [...unfiredAlerts(others), event.alert, ...others.filter((a) => a.fired_at_ms !== null)] };
     }),
     toast: sendParent((_, params: { toast: ToastRequest }): PriceAlertsParentEvent => ({ type: 'toast.requested', toast: params.toast })),
     toastFired: sendParent(({ event }): PriceAlertsParentEvent => {

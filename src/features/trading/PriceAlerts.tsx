@@ -8,7 +8,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import type { AlertDirection, PriceAlert } from '../../../contract/alerts';
-import { waitingAlerts } from '../../../machines/price-alerts/price-alerts.machine';
+import { unfiredAlerts } from '../../../machines/price-alerts/price-alerts.machine';
 import { Button, EmptyState, IconButton, InfoChip, Modal, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
 import { useChild } from '../../shared/runtime';
@@ -30,7 +30,7 @@ export function PriceAlertButton({ pairCode }: { pairCode: string | null }) {
   const t = useT();
   const alerts = usePriceAlertsActor();
   const [open, setOpen] = useState(false);
-  const waiting = useSelector(alerts, (s) => waitingAlerts(s.context.alerts).filter((a) => a.pair_code === pairCode).length);
+  const waiting = useSelector(alerts, (s) => unfiredAlerts(s.context.alerts).filter((a) => a.pair_code === pairCode).length);
   return (
     <>
       <span className="price-alert-button">
@@ -107,7 +107,7 @@ export function PriceAlertDialog({ pairCode, onClose }: { pairCode: string; onCl
   }, [alerts]);
 
   const submit = () => alerts.send({ type: 'alerts.createRequested', request: { pairCode, direction, price: normalisePrice(price) } });
-  const waiting = waitingAlerts(list).length;
+  const waiting = unfiredAlerts(list).length;
   const ordered = [...list.filter((a) => a.pair_code === pairCode), ...list.filter((a) => a.pair_code !== pairCode)];
 
   return (
