@@ -10,11 +10,10 @@
  */
 import fs from 'node:fs/promises';
 import type { ServerBase } from './base';
-import type { Trx } from './db';
-import type { AccessClaims } from './infra/tokens';
 import { Mailer } from './domain/mail';
 import { AuthService } from './domain/auth/service';
-import { activeFamilies, isFamilyActive } from './domain/auth/sessions';
+import { AccountsService } from './domain/auth/accounts';
+import { SessionCheck } from './domain/auth/sessions';
 import { seedDemoUser } from './domain/auth/demo';
 import { primeDummyHash } from './domain/auth/passwords';
 import { Market } from './domain/market/service';
@@ -24,7 +23,10 @@ import { OrdersService } from './domain/orders/service';
 import { PaymentsService } from './domain/payments/service';
 import { paymentsModeOptions } from './domain/payments/mode';
 import { ProfileService } from './domain/profile/service';
+import { SecretBox } from './domain/profile/secret-box';
 import { AlertsService } from './domain/alerts/service';
+import { JournalService } from './domain/statistics/service';
+import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
 
 export interface CompositionOptions {
@@ -34,33 +36,46 @@ export interface CompositionOptions {
   clusterPollMs?: number;
 }
 
-/** Whether the session an access token belongs to is still alive (logout, revocation, reuse). */
-export interface SessionCheck {
-  /** `on`: read inside the caller's transaction instead (http/auth.ts `requireToken`). */
-  isActive(claims: AccessClaims, on?: Trx): Promise<boolean>;
-  /** The same for many tokens in one read: the `familyKey`s of the live ones (the socket sweep). */
-  activeFamilies(claims: readonly AccessClaims[]): Promise<Set<string>>;
-}
-
 export async function buildServices(base: ServerBase, options: CompositionOptions = {}) {
   const { config, db, log, now, tx } = base;
 
   // ---- auth: mail, sessions, accounts ------------------------------------------------------
   const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
-  const sessions: SessionCheck = {
-    isActive: (claims, on = db) => isFamilyActive(on, claims),
-    activeFamilies: (claims) => activeFamilies(db, claims),
-  };
-  const auth = new AuthService(base, mailer);
+  const sessions = new SessionCheck(db);
+  const auth = new AuthService({
+    db,
+    tx,
+    now,
+    log,
+    tokens: base.tokens,
+    mailer,
+    publicUrl: base.publicUrl,
+    jwtSecret: base.secrets.jwtSecret,
+    rateLimit: config.rateLimit,
+    refreshTokenTtl: config.refreshTokenTtl,
+  });
+  const accounts = new AccountsService({ db, tx, now });
   await primeDummyHash();
   let demoLogin: { username: string; password: string } | null = null;
   if (config.seedDemoUser) {
-    demoLogin = await seedDemoUser(base);
+    demoLogin = await seedDemoUser({ db, tx, now });
     if (!demoLogin) log.warn('the demo user exists with a changed password; not printing a demo login');
   }
 
   // ---- market and orders -------------------------------------------------------------------
-  const market = new Market(base, options.marketFeed);
+  const market = new Market({
+    db,
+    tx,
+    now,
+    log,
+    marketFeed: config.marketFeed,
+    binanceWsUrl: config.binanceWsUrl,
+    simSeed: config.simSeed,
+    simTicksPerSecond: config.simTicksPerSecond,
+    staleQuoteMs: config.staleQuoteMs,
+    tickRetentionHours: config.tickRetentionHours,
+    feed: options.marketFeed,
+  });
   await market.init();
   // Several nodes on PostgreSQL (docs/cluster.md): one leads the feed, the others follow the tick
   // bus; null on SQLite. Started and stopped by the market module.
@@ -85,16 +100,43 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   await payments.seed();
 
   // ---- profile (plugs two-factor into the login) -------------------------------------------
-  const profile = new ProfileService(base, { mailer, limiter: auth.limiter });
+  const profile = new ProfileService({
+    db,
+    tx,
+    now,
+    log,
+    dataDir: config.dataDir,
+    box: new SecretBox(base.secrets.jwtSecret),
+    events: base.events,
+    mailer,
+    limiter: auth.limiter,
+    publicUrl: base.publicUrl,
+    telegram: { botToken: config.telegramBotToken, botName: config.telegramBotName, webhookSecret: base.secrets.telegramWebhookSecret },
+  });
   auth.setSecondFactorGate({ challenge: (userId) => profile.twoFactor.challenge(userId) });
   await fs.mkdir(avatarsDir(config.dataDir), { recursive: true, mode: 0o700 });
   await fs.mkdir(uploadsDir(config.dataDir), { recursive: true, mode: 0o700 });
 
-  // ---- trader tools: price alerts (listen to the market's ticks once started) --------------
-  const alerts = new AlertsService({ db, tx, now, log, market, cluster: cluster !== null });
+  // ---- trader tools: price alerts (listen to the market's ticks once started), the journal --
+  const alerts = new AlertsService({
+    db,
+    tx,
+    now,
+    log,
+    market,
+    cluster: cluster !== null,
+    events: base.events,
+    // Socket.io exists once the server listens (app.ts sets base.io); a fired alert comes later.
+    emitToUser: (userId, event, payload) => {
+      base.io?.to(userRoom(userId)).emit(event, payload);
+    },
+    telegram: profile.sender,
+    mailer,
+  });
+  const journal = new JournalService({ db, now });
 
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, demoLogin, market, cluster, orders, payments, profile, alerts };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -10,5 +10,5 @@ import { profileModule } from './routes/profile';
 import { traderToolsModule } from './routes/trader-tools';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule, authModule, settingsModule, marketModule, ordersModule, paymentsModule, profileModule, traderToolsModule];
+  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule];
 }

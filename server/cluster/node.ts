@@ -16,7 +16,7 @@
  */
 import type { Trx } from '../db';
 import type { Market } from '../domain/market/service';
-import { FencedError } from '../domain/market/service';
+import { FencedError } from '../domain/market/fencing';
 import { FeedLeadership, LEASE_NAME, type LeadershipLog, type LockConnection, type Role } from './leadership';
 import { TickPublisher, type TickBus, type TickMessage } from './tick-bus';
 

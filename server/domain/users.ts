@@ -1,8 +1,12 @@
-/** Reading and shaping users: the wire User of contract/user.ts from a users row. */
+/**
+ * Shaping users: the stored front settings (parseFrontSettings, never throws) and the wire User
+ * of contract/user.ts from a users row and its balances. Pure; the auth area's repository
+ * (server/domain/auth/repository.ts) reads the row.
+ */
 import * as v from 'valibot';
-import type { Trx } from '../db';
-import { FrontSettingsSchema, type FrontSettings, type User } from '../../contract/user';
-import { getBalances } from './ledger';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/tables/core';
+import { FrontSettingsSchema, type Balances, type FrontSettings, type User } from '../../contract/user';
 
 export const EMPTY_FRONT_SETTINGS: FrontSettings = {
   avatar_url: null,
@@ -27,16 +31,15 @@ export function parseFrontSettings(json: string): FrontSettings {
   return result.success ? result.output : EMPTY_FRONT_SETTINGS;
 }
 
-export async function loadUser(trx: Trx, userId: number): Promise<User | null> {
-  const row = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!row) return null;
+/** The wire User of a users row, with the balances read for it. */
+export function wireUser(row: Selectable<UsersTable>, balances: Balances): User {
   return {
     user_id: row.id,
     username: row.username,
     email: row.email,
     email_verified: row.email_verified_at !== null,
     two_factor_enabled: Number(row.two_factor_enabled) === 1,
-    balances: await getBalances(trx, row.id, [row.currency]),
+    balances,
     front_settings: parseFrontSettings(row.front_settings),
     created_at: Math.floor(Number(row.created_at) / 1000),
   };

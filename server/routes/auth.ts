@@ -1,8 +1,8 @@
 /**
- * Authentication routes (spec section 7, Authentication) and the auth module's jobs (pruning old
- * auth rows, closing the mailer). The services themselves (mailer, session check, auth service,
- * demo login) are built in server/composition.ts. Thin routes: validate with contract/auth.ts,
- * call ctx.services.auth, wrap with ok(). Details: docs/api.md.
+ * Authentication routes (spec section 7, Authentication) and the auth module's jobs (the auth
+ * service's hourly prune of old auth rows, closing the mailer). The services themselves (mailer,
+ * session check, auth service, demo login) are built in server/composition.ts. Thin routes:
+ * validate with contract/auth.ts, call ctx.services.auth, wrap with ok(). Details: docs/api.md.
  *
  *   POST /api/platform/auth/register                 3-step registration payload -> session
  *   POST /api/platform/auth/login                    {username|email|login, password} -> session
@@ -34,7 +34,6 @@ import {
 } from '../../contract/auth';
 import { parseBody } from '../http/validate';
 import { bearerToken, requireAdmin, requireAuth } from '../http/auth';
-import { pruneAuthData } from '../domain/auth/maintenance';
 import type { AccessClaims } from '../infra/tokens';
 
 /** Per-IP limits (@fastify/rate-limit); the per-account ones live in domain/auth/limits.ts. */
@@ -46,10 +45,6 @@ export const IP_LIMITS = {
   /** A tab refreshes once per access-token lifetime; this bounds guessing and hammering per IP. */
   refresh: { max: 60, timeWindow: '1 minute' },
 } as const;
-
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** Per server (tests run several in one process). */
-const pruneTimers = new WeakMap<AppContext, NodeJS.Timeout>();
 
 /** Claims of a valid access token when one is sent, without requiring it. */
 async function optionalClaims(ctx: AppContext, req: FastifyRequest): Promise<AccessClaims | null> {
@@ -132,16 +127,11 @@ export const authModule: ServerModule = {
   },
 
   start(ctx) {
-    const prune = () => pruneAuthData(ctx.db, ctx.now()).catch((err: unknown) => ctx.log.error({ err }, 'auth prune failed'));
-    void prune();
-    const timer = setInterval(prune, PRUNE_EVERY_MS);
-    timer.unref();
-    pruneTimers.set(ctx, timer);
+    ctx.services.auth.start();
   },
 
   async stop(ctx) {
-    clearInterval(pruneTimers.get(ctx));
-    pruneTimers.delete(ctx);
+    ctx.services.auth.stop();
     await ctx.services.mailer.close();
   },
 };

@@ -23,7 +23,8 @@ import {
 } from '../../contract/orders';
 import { requireAuth, requireToken } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
-import { roomsWithSockets, userRoom } from './core';
+import { roomsWithSockets } from '../http/socket-session';
+import { userRoom } from '../infra/rooms';
 import { Coalescer } from '../domain/push-batch';
 
 export const ordersModule: ServerModule = {

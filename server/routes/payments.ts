@@ -43,7 +43,8 @@ import {
 import { requireAuth } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import type { SandboxPage } from '../domain/payments/providers/payment-link';
-import { socketPayload, userRoom } from './core';
+import { userRoom } from '../infra/rooms';
+import { socketPayload } from '../http/socket-handlers';
 import type { PollingStatus } from '../../contract/socket';
 
 /** Largest webhook body accepted (provider callbacks are a few hundred bytes). */
@@ -136,13 +137,13 @@ export const paymentsModule: ServerModule = {
       });
       page.get('/checkout/sandbox/:invoice', async (req, reply) => {
         const { invoice } = parseInput(CheckoutParamsSchema, req.params);
-        return sendPage(reply, await payments.checkout.page(invoice));
+        return sendPage(reply, await payments.checkoutPage(invoice));
       });
       for (const action of ['pay', 'cancel'] as const) {
         page.post(`/checkout/sandbox/:invoice/${action}`, async (req, reply) => {
           const { invoice } = parseInput(CheckoutParamsSchema, req.params);
           const { token } = parseBody(CheckoutFormSchema, req.body);
-          return sendPage(reply, await payments.checkout.act(invoice, action, token));
+          return sendPage(reply, await payments.checkoutAction(invoice, action, token));
         });
       }
     });

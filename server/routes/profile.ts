@@ -1,10 +1,11 @@
 /**
  * Profile routes (spec section 7, "Profile, security and documents") and the profile module:
- * it registers @fastify/multipart in its own scope with upload limits, pushes document status
- * changes to the owner's sockets, runs the Telegram and email notifiers and prunes expired codes.
- * The profile service (and its two-factor gate on the login) is built in server/composition.ts.
- * Thin routes: validate with contract/profile.ts, call domain/profile, wrap with ok().
- * Details: docs/profile.md.
+ * it registers @fastify/multipart in its own scope with upload limits (reading the form is the
+ * HTTP part kept here) and pushes document status changes to the owner's sockets. The profile
+ * service (ctx.services.profile, with its two-factor gate on the login) is built in
+ * server/composition.ts; the module's start/stop run its jobs (the Telegram and email notifiers,
+ * the pruning of expired codes). Thin routes: validate with contract/profile.ts, call the
+ * service, wrap with ok(). Details: docs/profile.md.
  *
  *   GET    /api/v2/user/profile                      the Profile
  *   POST   /api/v2/profile/personal-data             partial update -> the Profile
@@ -30,8 +31,8 @@
 import * as v from 'valibot';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { AppContext, ServerModule } from '../context';
-import { ErrorText, ok } from '../../contract/envelope';
+import type { ServerModule } from '../context';
+import { ok } from '../../contract/envelope';
 import {
   AVATAR_MAX_BYTES,
   ChangePasswordSchema,
@@ -41,7 +42,6 @@ import {
   DOCUMENT_TYPE_INFO,
   DocumentFileParamsSchema,
   DocumentParamsSchema,
-  DocumentStatusUpdateEventSchema,
   DocumentUploadFieldsSchema,
   EmptyBodySchema,
   LoginTwoFactorSchema,
@@ -51,19 +51,11 @@ import {
   personalDataSchema,
 } from '../../contract/profile';
 import { requireAuth } from '../http/auth';
-import { NotFound, TooLarge, invalid, unauthenticated } from '../domain/errors';
+import { TooLarge, invalid } from '../domain/errors';
 import { parseBody, parseInput } from '../http/validate';
-import { constantTimeEqual, sha256Hex } from '../domain/auth/crypto';
-import { getProfile, updatePersonalData } from '../domain/profile/personal';
-import { AVATAR_CONTENT_TYPE, readAvatar, saveAvatar } from '../domain/profile/avatar';
-import { changePassword } from '../domain/profile/password';
-import { deleteDocument, getDocument, listDocuments, readDocumentFile, uploadDocument } from '../domain/profile/documents';
-import { createLinkCode, handleTelegramUpdate, linkStatus, unlink } from '../domain/profile/telegram';
-import { startTelegramNotifier } from '../domain/profile/telegram-notify';
-import { startEmailNotifier } from '../domain/profile/email-notify';
-import { pruneProfileData } from '../domain/profile/maintenance';
+import { AVATAR_CONTENT_TYPE } from '../domain/profile/avatar';
 import { IP_LIMITS } from './auth';
-import { userRoom } from './core';
+import { userRoom } from '../infra/rooms';
 
 /** Per-IP limits of the profile's own routes (login/2fa shares the login's). */
 export const PROFILE_LIMITS = {
@@ -71,10 +63,6 @@ export const PROFILE_LIMITS = {
   uploads: { max: 30, timeWindow: '15 minutes' },
   telegramLink: { max: 20, timeWindow: '15 minutes' },
 } as const;
-
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** Per server (tests run several in one process). */
-const running = new WeakMap<AppContext, { timer: NodeJS.Timeout; stopNotifiers: (() => void)[] }>();
 
 // ---- multipart --------------------------------------------------------------------------------
 
@@ -183,11 +171,11 @@ export const profileModule: ServerModule = {
 
     // ---- personal data --------------------------------------------------------------------
 
-    app.get('/api/v2/user/profile', bearer, async (req) => ok(await getProfile(svc.deps, req.auth!.userId)));
+    app.get('/api/v2/user/profile', bearer, async (req) => ok(await svc.getProfile(req.auth!.userId)));
 
     app.post('/api/v2/profile/personal-data', bearer, async (req) => {
       const patch = parseBody(personalSchema, req.body);
-      return ok(await updatePersonalData(svc.deps, req.auth!.userId, patch));
+      return ok(await svc.updatePersonalData(req.auth!.userId, patch));
     });
 
     // ---- avatar ---------------------------------------------------------------------------
@@ -202,13 +190,12 @@ export const profileModule: ServerModule = {
         tooMany: ProfileText.oneImageOnly,
       });
       if (files.length !== 1) throw invalid(ProfileText.avatarRequired);
-      return ok({ avatar_url: await saveAvatar(svc.deps, req.auth!.userId, files[0].data) });
+      return ok({ avatar_url: await svc.saveAvatar(req.auth!.userId, files[0].data) });
     });
 
     app.get('/uploads/avatars/:file', async (req, reply) => {
       const { file } = parseInput(AvatarParamsSchema, req.params);
-      const data = await readAvatar(ctx.config.dataDir, file);
-      if (!data) throw new NotFound(ErrorText.notFound);
+      const data = await svc.readAvatar(file);
       // A random name never gets new content, so the browser may keep it for good.
       return fileHeaders(reply, AVATAR_CONTENT_TYPE, 'inline; filename="avatar.webp"', 'public, max-age=31536000, immutable').send(data);
     });
@@ -217,7 +204,7 @@ export const profileModule: ServerModule = {
 
     app.post('/api/v2/user/change-password', bearerLimited(IP_LIMITS.sensitive), async (req) => {
       const input = parseBody(ChangePasswordSchema, req.body);
-      await changePassword(svc.passwordDeps, req.auth!, input);
+      await svc.changePassword(req.auth!, input);
       return ok({ message: ProfileText.passwordChanged });
     });
 
@@ -225,25 +212,25 @@ export const profileModule: ServerModule = {
 
     app.post('/api/v2/user/2fa/enable', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
       parseBody(EmptyBodySchema, req.body);
-      return ok(await svc.twoFactor.enable(req.auth!.userId));
+      return ok(await svc.enableTwoFactor(req.auth!.userId));
     });
 
     app.post('/api/v2/user/2fa/verify', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
       const { code } = parseBody(TwoFactorCodeSchema, req.body);
-      await svc.twoFactor.verify(req.auth!.userId, code);
+      await svc.verifyTwoFactor(req.auth!.userId, code);
       return ok({ two_factor_enabled: true, message: ProfileText.twoFactorEnabled });
     });
 
     app.delete('/api/v2/user/2fa/disable', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
       const { code } = parseInput(TwoFactorCodeSchema, disableInput(req));
-      await svc.twoFactor.disable(req.auth!.userId, code);
+      await svc.disableTwoFactor(req.auth!.userId, code);
       return ok({ two_factor_enabled: false, message: ProfileText.twoFactorDisabled });
     });
 
     // The second step of a login with two-factor on (the first answered {two_factor_required, challenge}).
     app.post('/api/platform/auth/login/2fa', limit(IP_LIMITS.login), async (req) => {
       const { challenge, code } = parseBody(LoginTwoFactorSchema, req.body);
-      const userId = await svc.twoFactor.completeLogin(challenge, code);
+      const userId = await svc.completeTwoFactorLogin(challenge, code);
       return ok(await auth.openSession(userId, 'user'));
     });
 
@@ -261,8 +248,7 @@ export const profileModule: ServerModule = {
         tooMany: ProfileText.tooManyFiles,
       });
       const { type } = parseInput(DocumentUploadFieldsSchema, fields);
-      const document = await uploadDocument(
-        svc.deps,
+      const document = await svc.uploadDocument(
         req.auth!.userId,
         type,
         files.map((f) => ({ filename: f.filename, data: f.data })),
@@ -270,24 +256,22 @@ export const profileModule: ServerModule = {
       return reply.code(201).send(ok({ document }));
     });
 
-    app.get('/api/v2/user/documents', bearer, async (req) => ok({ documents: await listDocuments(svc.deps, req.auth!.userId) }));
+    app.get('/api/v2/user/documents', bearer, async (req) => ok({ documents: await svc.listDocuments(req.auth!.userId) }));
 
     app.get('/api/v2/documents/:id/files/:fileId', bearer, async (req, reply) => {
       const { id, fileId } = parseInput(DocumentFileParamsSchema, req.params);
-      const file = await readDocumentFile(svc.deps, req.auth!.userId, id, fileId);
+      const file = await svc.readDocumentFile(req.auth!.userId, id, fileId);
       return fileHeaders(reply, file.mime, attachment(file.name), 'private, no-store').send(file.data);
     });
 
     app.get('/api/v2/documents/:id', bearer, async (req) => {
       const { id } = parseInput(DocumentParamsSchema, req.params);
-      const document = await getDocument(svc.deps, req.auth!.userId, id);
-      if (!document) throw new NotFound(ProfileText.documentNotFound);
-      return ok({ document });
+      return ok({ document: await svc.getDocument(req.auth!.userId, id) });
     });
 
     app.delete('/api/v2/documents/:id', bearer, async (req) => {
       const { id } = parseInput(DocumentParamsSchema, req.params);
-      await deleteDocument(svc.deps, req.auth!.userId, id);
+      await svc.deleteDocument(req.auth!.userId, id);
       return ok({ message: ProfileText.documentDeleted });
     });
 
@@ -295,71 +279,47 @@ export const profileModule: ServerModule = {
 
     app.post('/api/v2/telegram/link', bearerLimited(PROFILE_LIMITS.telegramLink), async (req) => {
       parseBody(EmptyBodySchema, req.body);
-      return ok(await createLinkCode(svc.deps, svc.botName, req.auth!.userId));
+      return ok(await svc.createTelegramLink(req.auth!.userId));
     });
 
-    app.get('/api/v2/telegram/link', bearer, async (req) => ok(await linkStatus(svc.deps, svc.botName, req.auth!.userId)));
+    app.get('/api/v2/telegram/link', bearer, async (req) => ok(await svc.telegramLinkStatus(req.auth!.userId)));
 
     app.post('/api/v2/telegram/unlink', bearer, async (req) => {
       parseBody(EmptyBodySchema, req.body);
-      return ok(await unlink(svc.deps, svc.sender, svc.botName, req.auth!.userId));
+      return ok(await svc.unlinkTelegram(req.auth!.userId));
     });
 
     // Telegram authenticates its webhook calls with the secret given to setWebhook; checked
     // before the body is even parsed.
-    const expectedSecret = sha256Hex(ctx.secrets.telegramWebhookSecret);
     app.post(
       '/api/v2/telegram/webhook',
       {
         onRequest: async (req) => {
-          const given = req.headers['x-telegram-bot-api-secret-token'];
-          if (typeof given !== 'string' || !constantTimeEqual(sha256Hex(given), expectedSecret)) throw unauthenticated();
+          svc.checkWebhookSecret(req.headers['x-telegram-bot-api-secret-token']);
         },
       },
       async (req) => {
         const update = parseBody(TelegramUpdateSchema, req.body);
-        const outcome = await handleTelegramUpdate(svc.deps, svc.sender, update);
+        const outcome = await svc.handleTelegramUpdate(update);
         return ok({ handled: outcome.kind });
       },
     );
   },
 
   socket(io, ctx) {
+    const svc = ctx.services.profile;
     ctx.events.on('document.status', async (event) => {
       if (event.userId === null) return;
-      const row = await ctx.db
-        .selectFrom('documents')
-        .select('rejection_reason')
-        .where('id', '=', event.payload.document_id)
-        .executeTakeFirst();
-      // The document may be gone (deleted right after); the event's status is still news.
-      const parsed = v.safeParse(DocumentStatusUpdateEventSchema, {
-        document: { id: event.payload.document_id, status: event.payload.status, rejection_reason: row?.rejection_reason ?? null },
-      });
-      if (!parsed.success) return ctx.log.warn({ event }, 'document.status event with an unknown status');
-      io.to(userRoom(event.userId)).emit(DOCUMENT_STATUS_UPDATE_EVENT, parsed.output);
+      const update = await svc.documentStatusUpdate(event);
+      if (update) io.to(userRoom(event.userId)).emit(DOCUMENT_STATUS_UPDATE_EVENT, update);
     });
   },
 
   start(ctx) {
-    const svc = ctx.services.profile;
-    const stopNotifiers = [
-      startTelegramNotifier({ db: ctx.db, events: ctx.events, sender: svc.sender, log: ctx.log }),
-      // The profile's email subscription: payment status changes by mail (SMTP or the outbox).
-      startEmailNotifier({ db: ctx.db, events: ctx.events, mailer: ctx.services.mailer, log: ctx.log, publicUrl: ctx.publicUrl }),
-    ];
-    const prune = () => pruneProfileData(ctx.db, ctx.now()).catch((err: unknown) => ctx.log.error({ err }, 'profile prune failed'));
-    void prune();
-    const timer = setInterval(prune, PRUNE_EVERY_MS);
-    timer.unref();
-    running.set(ctx, { timer, stopNotifiers });
+    ctx.services.profile.start();
   },
 
   stop(ctx) {
-    const r = running.get(ctx);
-    if (!r) return;
-    clearInterval(r.timer);
-    for (const stop of r.stopNotifiers) stop();
-    running.delete(ctx);
+    ctx.services.profile.stop();
   },
 };

@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/orders';
 import { auditLedger, checkZeroSum, getBalanceMinor, readBooks } from '../../server/domain/ledger';
-import { applySettlement } from '../../server/domain/orders/settlement';
+import { applySettlement } from '../../server/domain/orders/settle-order';
 import { exposureDrift } from '../../server/domain/orders/exposure';
 import { openFamily } from '../../server/domain/auth/sessions';
 import { makeUser, startOrdersServer, type OrdersServer } from '../support/orders-harness';

@@ -26,7 +26,7 @@ import { decodeTicks, TICK_CHANNEL, type TickMessage } from '../../server/cluste
 import { Simulator } from '../../server/domain/market/simulator';
 import { pairSpec } from '../../server/domain/market/catalogue';
 import { verifyChain } from '../../server/domain/market/tick-chain';
-import { settleKey } from '../../server/domain/orders/settlement';
+import { settleKey } from '../../server/domain/orders/settle-order';
 import { fence } from '../../server/cluster/node';
 import { FencedError } from '../../server/domain/market/service';
 import { PRICE_ALERT_EVENT } from '../../contract/alerts';

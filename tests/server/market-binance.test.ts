@@ -31,7 +31,7 @@ async function until(check: () => boolean, timeoutMs = 5000, what = 'condition')
 }
 
 function binanceFeed(): BinanceFeed {
-  const feed = (market as unknown as { feed: CompositeFeed }).feed;
+  const feed = (market as unknown as { runner: { feed: CompositeFeed } }).runner.feed;
   return feed.parts.find((p) => p.feed instanceof BinanceFeed)!.feed as BinanceFeed;
 }
 

@@ -6,7 +6,7 @@
 import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, transaction, type DB } from '../../server/db';
-import { openOrdersQuery } from '../../server/domain/orders/settlement';
+import { openOrdersQuery } from '../../server/domain/orders/repository';
 import { useTestDatabase } from '../support/test-database';
 
 const database = useTestDatabase('open-idx');

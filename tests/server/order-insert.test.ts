@@ -1,5 +1,5 @@
 /**
- * The placement's order insert (server/domain/orders/placement.ts storeOrder) answers the row
+ * The placement's order insert (server/domain/orders/repository.ts storeOrder) answers the row
  * as stored without reading it back and without `returning *` (on SQLite the insert hands over
  * the id; `returning` cost as much as the insert). The answer must be the stored row, column for
  * column, defaults included: on the project's database (SQLite on `node`, PostgreSQL on
@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { transaction, type DB } from '../../server/db';
-import { storeOrder, type NewOrder } from '../../server/domain/orders/placement';
+import { storeOrder, type NewOrder } from '../../server/domain/orders/repository';
 import { useTestDatabase } from '../support/test-database';
 import { insertUserRow } from '../support/users';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, sleep, startOrdersServer, TestClock, type OrdersServer } from '../support/orders-harness';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
-import { settleKey } from '../../server/domain/orders/settlement';
+import { settleKey } from '../../server/domain/orders/settle-order';
 
 const clock = new TestClock();
 let s: OrdersServer;

@@ -61,7 +61,7 @@ describe('tick seq after a crash', () => {
     await m1.flush();
 
     // From here on the batched writer fails: nothing it holds reaches the database.
-    const writer = vi.spyOn(m1 as unknown as { writeBatch: () => Promise<void> }, 'writeBatch').mockRejectedValue(new Error('disk gone'));
+    const writer = vi.spyOn((m1 as unknown as { writer: { write: () => Promise<void> } }).writer, 'write').mockRejectedValue(new Error('disk gone'));
     let a: Order;
     let b: Order;
     let bExit: Tick;

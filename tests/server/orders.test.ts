@@ -218,7 +218,7 @@ describe('settlement at expiry', () => {
     const o = (await place(user, order())).body.data!.order;
     s.clock!.set(o.expires_at_ms);
     const exit = s.feed.push(PAIR, 1.31, o.expires_at_ms);
-    const { applySettlement } = await import('../../server/domain/orders/settlement');
+    const { applySettlement } = await import('../../server/domain/orders/settle-order');
     const results = await Promise.all([
       s.server.ctx.tx((trx) => applySettlement(trx, o.order_id, exit, s.clock!.t)),
       s.server.ctx.tx((trx) => applySettlement(trx, o.order_id, exit, s.clock!.t)),

@@ -12,7 +12,8 @@ import { register } from '../support/auth';
 import { assertLedgerAudit, auditOnClose } from '../support/ledger-audit';
 import { getBalanceMinor, type Account } from '../../server/domain/ledger';
 import type { PaymentsService } from '../../server/domain/payments/service';
-import { cryptoWebhookSecret, hmacHex } from '../../server/domain/payments/signing';
+import { cryptoWebhookSecret } from '../../server/domain/payments/signing';
+import { hmacHex } from '../../server/infra/crypto';
 import { databaseEnv } from '../support/test-database';
 
 /** A money server; the real `audit` command runs on its database when it closes. */

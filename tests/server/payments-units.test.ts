@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { bitcoinAddress, tronAddress } from '../../server/domain/payments/providers/crypto-address';
 import { convertMinor, exchangeRate, parseDateBound, sumsInMinor } from '../../contract/payments';
 import { findCurrency } from '../../contract/currencies';
-import { cryptoWebhookSecret, hmacHex, verifyHmac } from '../../server/domain/payments/signing';
+import { cryptoWebhookSecret, verifyHmac } from '../../server/domain/payments/signing';
+import { hmacHex } from '../../server/infra/crypto';
 import { csvCell, formatUtc } from '../../server/domain/payments/transactions';
 
 const cur = (code: string) => findCurrency(code)!;

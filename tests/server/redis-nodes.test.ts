@@ -13,7 +13,7 @@ import { nextEvent, startTestServer, type TestServer } from '../support/server';
 import { spawnNode, type NodeProcess } from '../support/node-process';
 import { register } from '../support/auth';
 import { recordEvent } from '../../server/domain/events';
-import { userRoom } from '../../server/routes/core';
+import { userRoom } from '../../server/infra/rooms';
 
 const JWT_SECRET = 'redis-nodes-test-secret-0123456789abcdef';
 

@@ -9,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { nextEvent } from '../support/server';
 import { useTestServer } from '../support/server-fixture';
 import { register } from '../support/auth';
-import { sweepSocketSessions } from '../../server/routes/core';
+import { sweepSocketSessions } from '../../server/http/socket-session';
 
 const server = useTestServer({}, {}, { auditLedger: false });
 

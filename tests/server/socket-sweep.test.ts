@@ -1,15 +1,16 @@
 /**
- * The socket session sweep reads the sessions of all sockets at once (server/routes/core.ts,
- * activeFamilies in server/domain/auth/sessions.ts) and still drops exactly the sockets whose
- * session ended: logged out (every socket of that session), password changed since the login,
- * a family presented with another user's id, while the others keep hearing their pushes.
+ * The socket session sweep reads the sessions of all sockets at once
+ * (server/http/socket-session.ts, activeFamilies in server/domain/auth/sessions.ts) and still
+ * drops exactly the sockets whose session ended: logged out (every socket of that session),
+ * password changed since the login, a family presented with another user's id, while the others
+ * keep hearing their pushes.
  */
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { nextEvent } from '../support/server';
 import { useTestServer } from '../support/server-fixture';
 import { register } from '../support/auth';
-import { sweepSocketSessions } from '../../server/routes/core';
+import { sweepSocketSessions } from '../../server/http/socket-session';
 
 const server = useTestServer({}, {}, { auditLedger: false });
 

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { checkpointerOf, heldSqliteOf, openDatabase, SQLITE_PAGE_SIZE, transaction, type CheckpointTuning, type DB, type Trx } from '../../server/db';
 import { AUTOCHECKPOINT_BYTES, FALLBACK_AUTOCHECKPOINT_BYTES, startCheckpointer } from '../../server/db/checkpointer';
-import { batchRowsQuery } from '../../server/domain/orders/settle-batch';
+import { batchRowsQuery } from '../../server/domain/orders/repository';
 
 const open: DB[] = [];
 afterEach(async () => {

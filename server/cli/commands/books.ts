@@ -8,13 +8,13 @@
  *
  * Amounts in JSON are integer minor units; in text they are formatted with the currency's decimals.
  */
-import { sql } from 'kysely';
 import { findCurrency } from '../../../contract/currencies';
 import { formatMinor, toMinor } from '../../../contract/money';
 import { transaction } from '../../db';
 import { readBooks } from '../../domain/ledger';
 import { pairSpec } from '../../domain/market/catalogue';
-import { clearPairLimit, listPairLimits, readExposure, setPairLimit } from '../../domain/orders/exposure';
+import { readExposure } from '../../domain/orders/exposure';
+import { clearPairLimit, closedOrdersByDay, listPairLimits, setPairLimit } from '../../domain/orders/repository';
 import { parseArgs, UsageError, type CliCommand, type CliContext } from './types';
 
 const money = (minor: number, currency: string) => `${formatMinor(minor, findCurrency(currency)?.decimals ?? 2)} ${currency}`;
@@ -76,17 +76,10 @@ const DAY_MS = 86_400_000;
 
 /** Closed orders in [fromMs, toMs) by UTC day of the close, pair, account and currency. */
 export async function readPnl(cli: Pick<CliContext, 'db'>, fromMs: number, toMs: number): Promise<{ real: PnlRow[]; demo: PnlRow[]; totals: Record<string, number> }> {
-  // The UTC day as a day number (integer division on both dialects), named in JS below.
-  const rows = await sql<{ day: number; pair: string; account: string; currency: string; orders: number; stakes: number; payouts: number }>`
-    select closed_at / ${sql.lit(DAY_MS)} as day, pair_code as pair, account, currency,
-           count(*) as orders, sum(stake) as stakes, sum(coalesce(payout, 0)) as payouts
-    from orders
-    where status = 'closed' and closed_at >= ${fromMs} and closed_at < ${toMs}
-    group by day, pair_code, account, currency
-    order by day, pair_code, account, currency
-  `.execute(cli.db);
+  // The UTC day as a day number, named in JS below.
+  const rows = await closedOrdersByDay(cli.db, fromMs, toMs, DAY_MS);
   const out = { real: [] as PnlRow[], demo: [] as PnlRow[], totals: {} as Record<string, number> };
-  for (const r of rows.rows) {
+  for (const r of rows) {
     const row: PnlRow = {
       day: new Date(Number(r.day) * DAY_MS).toISOString().slice(0, 10),
       pair: r.pair,

@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import { DOCUMENT_STATUSES, RejectionReasonSchema, type DocumentStatus } from '../../../contract/profile';
 import { DomainError } from '../../domain/errors';
 import { cliProfileDeps } from '../../domain/profile/deps';
-import { listForOperator, reviewDocument, type OperatorDocument, type ReviewDecision } from '../../domain/profile/documents';
+import { listDocumentsForOperator, reviewDocument, type OperatorDocument, type ReviewDecision } from '../../domain/profile/documents';
 import { UsageError, parseArgs, type CliCommand } from './types';
 
 const USAGE =
@@ -63,7 +63,7 @@ export const documentsCommand: CliCommand = {
       if (!parsed.success) throw new UsageError(parsed.issues[0].message);
       const o = parsed.output;
       const status = o.status === 'all' ? undefined : (o.status as DocumentStatus);
-      const docs = await listForOperator(deps, { status, userId: o.user, limit: o.limit });
+      const docs = await listDocumentsForOperator(deps, { status, userId: o.user, limit: o.limit });
       if (docs.length === 0) cli.out('No documents.');
       for (const d of docs) cli.out(describeDocument(d));
       return 0;
@@ -71,7 +71,7 @@ export const documentsCommand: CliCommand = {
 
     if (sub === 'show') {
       const id = parseId(positional[0]);
-      const [doc] = await listForOperator(deps, { id, limit: 1 });
+      const [doc] = await listDocumentsForOperator(deps, { id, limit: 1 });
       if (!doc) {
         cli.err(`No document #${id}.`);
         return 1;

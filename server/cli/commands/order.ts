@@ -13,6 +13,7 @@ import * as v from 'valibot';
 import { findCurrency } from '../../../contract/currencies';
 import { formatMinor } from '../../../contract/money';
 import { tradingAccountOf } from '../../domain/orders/wire';
+import { orderPairCode } from '../../domain/orders/repository';
 import { checkOrder, type OrderCheck } from '../../domain/orders/verify';
 import { pairSpec } from '../../domain/market/catalogue';
 import type { Tick } from '../../domain/market/types';
@@ -67,8 +68,8 @@ export const orderCommand: CliCommand = {
     const id = v.safeParse(IdSchema, args[0]);
     if (!id.success) throw new UsageError(id.issues[0].message);
     // The exit rule needs the pair's stale-quote limit (STALE_QUOTE_MS per category).
-    const order = await cli.db.selectFrom('orders').select('pair_code').where('id', '=', id.output).executeTakeFirst();
-    const staleLimit = cli.config.staleQuoteMs[pairSpec(order?.pair_code ?? '')?.category ?? 'forex'];
+    const pairCode = await orderPairCode(cli.db, id.output);
+    const staleLimit = cli.config.staleQuoteMs[pairSpec(pairCode ?? '')?.category ?? 'forex'];
     const check = await checkOrder(cli.db, id.output, cli.now(), cli.config.tickRetentionHours, staleLimit);
     if (!check) {
       cli.err(`No order #${id.output}`);

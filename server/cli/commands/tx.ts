@@ -18,7 +18,8 @@ import { DomainError } from '../../domain/errors';
 import type { PaymentsDeps } from '../../domain/payments/deps';
 import { approveTransaction, rejectTransaction, DEFAULT_REJECT_REASON } from '../../domain/payments/review';
 import { isLatePaymentReview } from '../../domain/payments/status';
-import { formatUtc, listForOperator } from '../../domain/payments/transactions';
+import { listTransactionsForOperator } from '../../domain/payments/repository';
+import { formatUtc } from '../../domain/payments/transactions';
 import { decimalsOf, paymentDetailsOf, type PaymentTxRow } from '../../domain/payments/wire';
 import { UsageError, parseArgs, type CliCommand } from './types';
 
@@ -73,7 +74,7 @@ export const txCommand: CliCommand = {
       const parsed = v.safeParse(ListOptionsSchema, flags);
       if (!parsed.success) throw new UsageError(parsed.issues[0].message);
       const o = parsed.output;
-      const rows = await listForOperator(cli.db, { status: o.status, type: o.type, userId: o.user, limit: o.limit, latePayments: o['late-payments'] === 'true' });
+      const rows = await listTransactionsForOperator(cli.db, { status: o.status, type: o.type, userId: o.user, limit: o.limit, latePayments: o['late-payments'] === 'true' });
       if (rows.length === 0) cli.out('No transactions.');
       for (const row of rows) cli.out(describeTransaction(row));
       return 0;

@@ -3,28 +3,21 @@
  * that set fired_at): the socket event `price_alert` to the owner's room (every open session
  * shows a toast), a Telegram message when the owner linked a chat, and an email when the
  * owner's email notifications are on (the default). A failed channel is logged and never
- * stops the others.
+ * stops the others. AlertsService.start() subscribes it, stop() unsubscribes it.
  */
-import { PRICE_ALERT_EVENT, type PriceAlertEvent } from '../../../contract/alerts';
-import type { DB } from '../../db';
+import { PRICE_ALERT_EVENT, type PriceAlert, type PriceAlertEvent } from '../../../contract/alerts';
 import { pickLanguage } from '../auth/emails';
-import type { DomainEvent, EventDispatcher } from '../events';
-import type { MailMessage } from '../mail';
+import type { DomainEvent } from '../events';
 import { parseFrontSettings } from '../users';
 import { DEFAULT_NOTIFICATIONS } from '../profile/personal';
 import { telegramLanguage } from '../profile/telegram-texts';
-import type { AlertsService } from './service';
+import type { AlertsDeps } from './deps';
+import { deliverySettings } from './repository';
 import { firedAlertEmail, firedAlertLine, type FiredAlertText } from './texts';
 
-export interface AlertDeliveryDeps {
-  db: DB;
-  events: EventDispatcher;
-  alerts: AlertsService;
-  log: { error(obj: unknown, msg?: string): void };
-  /** Emit to the owner's room (null: no socket server, e.g. the CLI). */
-  emitToUser: ((userId: number, event: string, payload: unknown) => void) | null;
-  telegram: { send(chatId: number, text: string): Promise<void> } | null;
-  mailer: { enqueue(message: MailMessage): Promise<void> } | null;
+export interface AlertDeliveryDeps extends Pick<AlertsDeps, 'db' | 'events' | 'log' | 'emitToUser' | 'telegram' | 'mailer'> {
+  /** The alert as its owner sees it (AlertsService.get). */
+  alerts: { get(userId: number, id: number): Promise<PriceAlert | null> };
 }
 
 export interface Delivered {
@@ -43,13 +36,7 @@ export async function deliverFiredAlert(deps: Omit<AlertDeliveryDeps, 'events'>,
     deps.emitToUser(event.userId, PRICE_ALERT_EVENT, payload);
     done.socket = true;
   }
-  const user = await deps.db
-    .selectFrom('users as u')
-    .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
-    .leftJoin('telegram_links as t', 't.user_id', 'u.id')
-    .select(['u.email', 'u.username', 'u.front_settings', 'p.notify_email', 't.chat_id', 't.language_code'])
-    .where('u.id', '=', event.userId)
-    .executeTakeFirst();
+  const user = await deliverySettings(deps.db, event.userId);
   if (!user) return done;
   const text: FiredAlertText = {
     pair: alert.pair_human_code,

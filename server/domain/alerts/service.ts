@@ -4,7 +4,8 @@
  * and "below" ones likewise, so a tick that fires nothing costs one map lookup and two integer
  * comparisons however many alerts wait; the database is only written when one fires. Firing sets `fired_at` only where it is still null and records `alert.fired` in the
  * same transaction, so an alert fires once even if two ticks race; delivery (socket, Telegram,
- * email) listens to that event (delivery.ts).
+ * email) listens to that event (delivery.ts). `start()` loads the waiting alerts, listens to the
+ * market's ticks and subscribes the delivery; `stop()` undoes both. Queries: repository.ts.
  */
 import {
   AlertErrorText,
@@ -17,26 +18,23 @@ import {
   type PriceAlert,
 } from '../../../contract/alerts';
 import { ErrorText } from '../../../contract/envelope';
-import type { Selectable } from 'kysely';
-import { forUpdate, type DB, type Trx } from '../../db';
-import type { PriceAlertsTable } from '../../db/tables/alerts';
 import { NotFound, conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
-import type { MarketService, Tick } from '../market/types';
-
-export interface AlertsDeps {
-  db: DB;
-  tx: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
-  now: () => number;
-  log: { error(obj: unknown, msg?: string): void };
-  market: Pick<MarketService, 'getPair' | 'latestTick' | 'onTick'>;
-  /**
-   * Several nodes share the database (docs/cluster.md): every node re-reads the waiting alerts
-   * every ALERT_REFRESH_MS, so alerts created on another node (or left by a stopped one) are
-   * watched here too; the firing's `fired_at is null` claim keeps it to one firing.
-   */
-  cluster?: boolean;
-}
+import type { Tick } from '../market/types';
+import type { AlertsDeps } from './deps';
+import { startAlertDelivery } from './delivery';
+import {
+  alertPair,
+  alertsOf,
+  deleteAlert,
+  findAlert,
+  insertAlert,
+  lockAlertOwner,
+  markFired,
+  pendingCount,
+  waitingAlerts,
+  type AlertRow,
+} from './repository';
 
 /** Cluster: how often the waiting alerts are read again. */
 export const ALERT_REFRESH_MS = 1000;
@@ -57,13 +55,12 @@ interface PairQueue {
   below: Waiting[];
 }
 
-/** A stored alert as read back. */
-export type AlertRow = Selectable<PriceAlertsTable>;
-
 export class AlertsService {
   private readonly waiting = new Map<string, PairQueue>();
   private off: (() => void) | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
+  /** Unsubscribes the delivery of fired alerts (between start and stop). */
+  private offDelivery: (() => void) | null = null;
   /** Firings in flight (tests and stop() wait for them). */
   private readonly inflight = new Set<Promise<void>>();
   /** Ids of the alerts being fired right now. */
@@ -71,7 +68,7 @@ export class AlertsService {
 
   constructor(private readonly deps: AlertsDeps) {}
 
-  /** Load the waiting alerts and listen to the tick stream. */
+  /** Load the waiting alerts, listen to the tick stream, and deliver the alerts that fire (delivery.ts). */
   async start(): Promise<void> {
     await this.reload();
     this.off ??= this.deps.market.onTick((tick) => this.onTick(tick));
@@ -81,16 +78,20 @@ export class AlertsService {
       }, ALERT_REFRESH_MS);
       this.refreshTimer.unref();
     }
+    const { db, events, log, emitToUser, telegram, mailer } = this.deps;
+    this.offDelivery ??= startAlertDelivery({ db, events, alerts: this, log, emitToUser, telegram, mailer });
   }
 
   /** Index the waiting alerts as stored (a firing in flight is left out). */
   private async reload(): Promise<void> {
-    const rows = await this.deps.db.selectFrom('price_alerts').selectAll().where('fired_at', 'is', null).execute();
+    const rows = await waitingAlerts(this.deps.db);
     this.waiting.clear();
     for (const row of rows) if (!this.firing.has(Number(row.id))) this.index(row);
   }
 
   async stop(): Promise<void> {
+    this.offDelivery?.();
+    this.offDelivery = null;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     this.refreshTimer = null;
     this.off?.();
@@ -122,20 +123,14 @@ export class AlertsService {
   }
 
   async list(userId: number): Promise<PriceAlert[]> {
-    const rows = await this.deps.db
-      .selectFrom('price_alerts')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('id', 'desc')
-      .limit(200)
-      .execute();
+    const rows = await alertsOf(this.deps.db, userId, 200);
     const alerts = rows.map((r) => this.toWire(r));
     // Waiting first, each part newest first.
     return [...alerts.filter((a) => a.fired_at_ms === null), ...alerts.filter((a) => a.fired_at_ms !== null)];
   }
 
   async get(userId: number, id: number): Promise<PriceAlert | null> {
-    const row = await this.deps.db.selectFrom('price_alerts').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const row = await findAlert(this.deps.db, userId, id);
     return row ? this.toWire(row) : null;
   }
 
@@ -156,19 +151,9 @@ export class AlertsService {
     const now = this.deps.now();
     const row = await this.deps.tx(async (trx) => {
       // The user's row is the lock of their alert count (PostgreSQL; SQLite runs writes one by one).
-      await forUpdate(trx, trx.selectFrom('users').select('id').where('id', '=', userId)).execute();
-      const count = await trx
-        .selectFrom('price_alerts')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('fired_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(count?.n ?? 0) >= MAX_PENDING_ALERTS) throw conflict(AlertErrorText.tooManyAlerts);
-      return trx
-        .insertInto('price_alerts')
-        .values({ user_id: userId, pair_code: pair.pair_code, direction: input.direction, price_scaled: scaled, price_precision: precision, created_at: now, fired_at: null, fired_price_scaled: null })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      await lockAlertOwner(trx, userId);
+      if ((await pendingCount(trx, userId)) >= MAX_PENDING_ALERTS) throw conflict(AlertErrorText.tooManyAlerts);
+      return insertAlert(trx, { user_id: userId, pair_code: pair.pair_code, direction: input.direction, price_scaled: scaled, price_precision: precision, created_at: now });
     });
     this.index(row);
     return this.toWire(row);
@@ -177,10 +162,10 @@ export class AlertsService {
   /** Delete the owner's alert (waiting or fired); a deleted alert never fires. */
   async remove(userId: number, id: number): Promise<void> {
     // Out of the index first: a tick arriving during the delete cannot fire it.
-    const row = await this.deps.db.selectFrom('price_alerts').select(['pair_code']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const row = await alertPair(this.deps.db, userId, id);
     if (!row) throw notFound(AlertErrorText.alertNotFound);
     this.unindex(row.pair_code, id);
-    await this.deps.tx((trx) => trx.deleteFrom('price_alerts').where('id', '=', id).where('user_id', '=', userId).execute());
+    await this.deps.tx((trx) => deleteAlert(trx, userId, id));
   }
 
   /** How many alerts wait on a pair (tests, bench). */
@@ -250,12 +235,7 @@ export class AlertsService {
   private async fire(alert: Waiting, tick: Tick): Promise<void> {
     const firedAt = this.deps.now();
     await this.deps.tx(async (trx) => {
-      const result = await trx
-        .updateTable('price_alerts')
-        .set({ fired_at: firedAt, fired_price_scaled: priceToScaled(tick.price, alert.precision) })
-        .where('id', '=', alert.id)
-        .where('fired_at', 'is', null)
-        .executeTakeFirst();
+      const result = await markFired(trx, alert.id, firedAt, priceToScaled(tick.price, alert.precision));
       if (Number(result.numUpdatedRows) !== 1) return; // deleted, or fired already
       await recordEvent(trx, 'alert.fired', alert.userId, { alert_id: alert.id }, firedAt);
     });

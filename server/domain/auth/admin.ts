@@ -5,7 +5,7 @@
  * access tokens say sessionType 'admin'.
  */
 import type { Trx } from '../../db';
-import { randomToken, sha256Hex } from './crypto';
+import { randomToken, sha256Hex } from '../../infra/crypto';
 
 export async function createAdminToken(trx: Trx, userId: number, ttlSeconds: number, now: number): Promise<string> {
   const token = randomToken();

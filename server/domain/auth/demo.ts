@@ -4,7 +4,7 @@
  * the ledger like a deposit, key `seed:demo-real`, so it is paid once however often this runs;
  * the other side is the clearing account of the pseudo-provider `seed`, `house:clearing:seed`).
  */
-import type { ServerBase } from '../../base';
+import type { AuthDeps } from './deps';
 import { toMinor } from '../../../contract/money';
 import { clearingAccount, postLedger, withCounterparty } from '../ledger';
 import { createAccount } from './register';
@@ -19,14 +19,14 @@ const DEMO_REAL_USD = 1000;
  * Create the demo user when it does not exist. Returns the login to print, or null when the
  * demo user exists with another password (someone changed it: printing it would mislead).
  */
-export async function seedDemoUser(ctx: ServerBase): Promise<{ username: string; password: string } | null> {
-  const existing = await findUserByIdentifier(ctx.db, DEMO_LOGIN.username);
+export async function seedDemoUser(deps: Pick<AuthDeps, 'db' | 'tx' | 'now'>): Promise<{ username: string; password: string } | null> {
+  const existing = await findUserByIdentifier(deps.db, DEMO_LOGIN.username);
   if (existing) return (await verifyPassword(existing.password_hash, DEMO_LOGIN.password)) ? { ...DEMO_LOGIN } : null;
 
   const passwordHash = await hashPassword(DEMO_LOGIN.password);
-  const now = ctx.now();
+  const now = deps.now();
   const real = toMinor(DEMO_REAL_USD, 2)!;
-  await ctx.tx(async (trx) => {
+  await deps.tx(async (trx) => {
     const userId = await createAccount(
       trx,
       {

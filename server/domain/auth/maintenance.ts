@@ -1,5 +1,5 @@
 /**
- * Housekeeping of the authentication tables, run hourly by the auth module: forget attempt
+ * Housekeeping of the authentication tables, run hourly by AuthService.start(): forget attempt
  * counters past every window, refresh tokens long expired, and closed or expired reset,
  * verification and admin tokens. Revoked sessions stay (a small audit trail of logins).
  */

@@ -6,14 +6,14 @@
  * request is locked and nothing opens it any more, not even the right code.
  */
 import { forUpdate, type Trx } from '../../db';
-import { constantTimeEqual, hmacHex, randomDigits, randomToken, sha256Hex } from './crypto';
+import { constantTimeEqual, hmacHex, randomDigits, randomToken, sha256Hex } from '../../infra/crypto';
 import { RESET_CODE_LENGTH } from '../../../contract/auth';
 import { applyPasswordChange } from './sessions';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 
-const codeDigest = (secret: string, linkTokenHash: string, code: string) => hmacHex(secret, `reset-code:${linkTokenHash}:${code}`);
+const codeDigest = (secret: string, linkTokenHash: string, code: string) => hmacHex('sha256', secret, `reset-code:${linkTokenHash}:${code}`);
 
 /** Open a new request for a user (superseding older ones); returns the code and link token to email. */
 export async function createResetRequest(trx: Trx, userId: number, secret: string, now: number): Promise<{ code: string; linkToken: string }> {

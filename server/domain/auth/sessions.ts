@@ -12,11 +12,14 @@
  * users.password_changed_at and revokes families (all of them, or all but the caller's). As a
  * second line, a family whose `auth_time` (last proof of the password) is older than
  * password_changed_at is dead even if nobody revoked it.
+ *
+ * `SessionCheck` (ctx.services.sessions) answers whether an access token's session is alive,
+ * one token at a time or many at once.
  */
 import type { DB, Trx } from '../../db';
 import { prepared } from '../../db/prepared';
 import type { AccessClaims, SessionType } from '../../infra/tokens';
-import { randomToken, sha256Hex } from './crypto';
+import { randomToken, sha256Hex } from '../../infra/crypto';
 
 export type RevokeReason = 'logout' | 'reuse' | 'password_reset' | 'password_change' | 'admin' | 'user_deleted';
 
@@ -243,4 +246,24 @@ export async function activeFamilies(db: DB, claims: readonly AccessClaims[]): P
     }
   }
   return alive;
+}
+
+/**
+ * Whether the session an access token belongs to is still alive (logout, revocation, reuse, a
+ * password changed since): ctx.services.sessions, built by server/composition.ts. The bearer
+ * guards (http/auth.ts) ask it on every authenticated request, the socket session on every token
+ * provided and, for all sockets at once, on every sweep.
+ */
+export class SessionCheck {
+  constructor(private readonly db: DB) {}
+
+  /** `on`: read inside the caller's transaction instead (http/auth.ts `requireToken`). */
+  isActive(claims: AccessClaims, on: Trx = this.db): Promise<boolean> {
+    return isFamilyActive(on, claims);
+  }
+
+  /** The same for many tokens in one read: the `familyKey`s of the live ones (the socket sweep). */
+  activeFamilies(claims: readonly AccessClaims[]): Promise<Set<string>> {
+    return activeFamilies(this.db, claims);
+  }
 }

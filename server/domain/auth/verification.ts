@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Trx } from '../../db';
-import { randomToken, sha256Hex } from './crypto';
+import { randomToken, sha256Hex } from '../../infra/crypto';
 
 export const VERIFICATION_TTL_HOURS = 48;
 const VERIFICATION_TTL_MS = VERIFICATION_TTL_HOURS * 60 * 60 * 1000;

@@ -1,10 +1,12 @@
 /**
  * The pair catalogue: every tradable pair with its display name, category, quote precision,
  * default payout and the simulator's model parameters (reference price and annualised
- * volatility). The catalogue is code; `seedPairs` copies it into the `pairs` table, where an
- * operator may later change payout_rate / is_active without touching the simulator parameters.
+ * volatility). The catalogue is code; `seedPairs` (repository.ts) copies it into the `pairs`
+ * table, where an operator may later change payout_rate / is_active without touching the
+ * simulator parameters; `operatedPair` reads a row of that table back as the wire Pair.
  */
-import { TIMEFRAMES } from '../../../contract/user';
+import * as v from 'valibot';
+import { TIMEFRAMES, TimeframeSchema, type Timeframe } from '../../../contract/user';
 import type { Pair, PairCategory } from '../../../contract/market';
 
 export interface PairSpec {
@@ -119,6 +121,40 @@ export function specToPair(spec: PairSpec): Pair {
     logo: pairLogoPath(spec.pair_code),
   };
 }
+
+/** The columns of a `pairs` row the wire Pair is made of. */
+type PairRow = { pair_code: string; pair_human_code: string; is_active: number; payout_rate: number; precision: number; timeframes: string; logo: string };
+
+/** The wire Pair of a `pairs` row (as an operator left it); the category is the catalogue's. */
+export function operatedPair(row: PairRow, spec: PairSpec): Pair {
+  return {
+    pair_code: row.pair_code,
+    pair_human_code: row.pair_human_code,
+    category: spec.category,
+    is_active: Number(row.is_active) !== 0,
+    payout_rate: Number(row.payout_rate),
+    precision: Number(row.precision),
+    timeframes: parseTimeframes(row.timeframes),
+    logo: row.logo,
+  };
+}
+
+/** A row's JSON list of timeframes, in the contract's order; every timeframe when it holds none valid. */
+export function parseTimeframes(json: string): Timeframe[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (Array.isArray(parsed)) {
+      const valid = parsed.filter((tf): tf is Timeframe => v.is(TimeframeSchema, tf));
+      if (valid.length) return TIMEFRAMES.filter((tf) => valid.includes(tf));
+    }
+  } catch {
+    // fall through to every timeframe
+  }
+  return [...TIMEFRAMES];
+}
+
+/** A copy of a pair safe to hand out (its timeframes too). */
+export const copyPair = (p: Pair): Pair => ({ ...p, timeframes: [...p.timeframes] });
 
 /** Round a price to the pair's quote precision (the one rounding every tick goes through). */
 export function roundPrice(price: number, precision: number): number {

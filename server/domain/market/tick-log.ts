@@ -6,6 +6,7 @@
  */
 import type { DB, Trx } from '../../db';
 import { preparedRows } from '../../db/prepared';
+import { entryTickOf, exitTickOf, highestEntrySeqs, highestExitSeqs } from '../orders/repository';
 import type { Tick } from './types';
 
 /** A miss: the ring cannot answer for that time (older than what it holds); ask the database. */
@@ -248,7 +249,8 @@ export async function prunedFrom(db: DB | Trx, pairCode: string, fromSeq: number
  * `logged(pair)` (the log's highest seq for the pair, 0 without any). Orders record the ticks
  * they traded on; if one of those never reached the log (a crash before the batched write, on a
  * database from before entry and exit ticks were written with the order), its seq must still
- * never be reused. Two grouped scans of `orders`, then one lookup per pair that needs it.
+ * never be reused. Two grouped scans of `orders`, then one lookup per pair that needs it (the
+ * orders area's reads: orders/repository.ts).
  */
 export async function highestOrderTicks(db: DB | Trx, logged: (pairCode: string) => number): Promise<Map<string, Tick>> {
   const out = new Map<string, Tick>();
@@ -256,38 +258,16 @@ export async function highestOrderTicks(db: DB | Trx, logged: (pairCode: string)
     const have = out.get(t.pair_code);
     if (!have || t.seq > have.seq) out.set(t.pair_code, t);
   };
-  const entries = await db
-    .selectFrom('orders')
-    .select((eb) => ['pair_code', eb.fn.max('entry_tick_seq').as('seq')])
-    .groupBy('pair_code')
-    .execute();
+  const entries = await highestEntrySeqs(db);
   for (const e of entries) {
     if (e.seq === null || Number(e.seq) <= logged(e.pair_code)) continue;
-    const row = await db
-      .selectFrom('orders')
-      .select(['entry_tick_time', 'open_price'])
-      .where('pair_code', '=', e.pair_code)
-      .where('entry_tick_seq', '=', Number(e.seq))
-      .limit(1)
-      .executeTakeFirst();
+    const row = await entryTickOf(db, e.pair_code, Number(e.seq));
     if (row) keep({ pair_code: e.pair_code, seq: Number(e.seq), time: Number(row.entry_tick_time), price: Number(row.open_price) });
   }
-  const exits = await db
-    .selectFrom('orders')
-    .select((eb) => ['pair_code', eb.fn.max('exit_tick_seq').as('seq')])
-    .where('exit_tick_seq', 'is not', null)
-    .groupBy('pair_code')
-    .execute();
+  const exits = await highestExitSeqs(db);
   for (const e of exits) {
     if (e.seq === null || Number(e.seq) <= Math.max(logged(e.pair_code), out.get(e.pair_code)?.seq ?? 0)) continue;
-    const row = await db
-      .selectFrom('orders')
-      .select(['exit_tick_time', 'close_price'])
-      .where('pair_code', '=', e.pair_code)
-      .where('exit_tick_seq', '=', Number(e.seq))
-      .where('close_price', 'is not', null)
-      .limit(1)
-      .executeTakeFirst();
+    const row = await exitTickOf(db, e.pair_code, Number(e.seq));
     if (row && row.exit_tick_time !== null && row.close_price !== null) {
       keep({ pair_code: e.pair_code, seq: Number(e.seq), time: Number(row.exit_tick_time), price: Number(row.close_price) });
     }

@@ -92,7 +92,7 @@ export interface MarketService {
   flush(): Promise<void>;
   /**
    * Whether an order expiring at `expiresAt` can be settled now with a final exit tick (expiry
-   * passed, and a later tick exists or the grace is over; service.ts has a cluster follower's
+   * passed, and a later tick exists or the grace is over; sequencer.ts has a cluster follower's
    * stricter rule). Absent: that default rule on `latestTick`.
    */
   exitFinal?(pairCode: string, expiresAt: number, graceMs: number): boolean;

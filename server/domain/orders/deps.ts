@@ -1,17 +1,17 @@
 /**
- * What the order functions need from the server: the database, the write transaction, the
- * clock, the log and the market service. A subset of AppContext plus the market, so the domain
- * code can be driven from a test without the HTTP layer.
+ * What the orders area needs from the server: the database, the write transaction, the clock,
+ * the log, the market service and two settings. Narrow and typed, so the domain code can be
+ * driven from a test or a tool without the HTTP layer.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { DB, RunTx } from '../../db';
+import type { DomainLog } from '../log';
 import type { MarketService } from '../market/types';
 
 export interface OrdersDeps {
   db: DB;
   tx: RunTx;
   now: () => number;
-  log: FastifyBaseLogger;
+  log: DomainLog;
   market: MarketService;
   /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD; exposure.ts). */
   riskMaxPairLossUsd?: number;

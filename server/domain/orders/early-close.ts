@@ -15,7 +15,8 @@ import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
 import { freshTick } from './placement';
 import { earlyCloseValue } from './pricing';
-import { settleKey } from './settlement';
+import { closeEarly, findOwnOrder, requireOrder } from './repository';
+import { settleKey } from './settle-order';
 import type { OrderRow } from './wire';
 
 /**
@@ -55,7 +56,7 @@ export function closeQuote(deps: OrdersDeps, row: OrderRow): CloseQuote | null {
 }
 
 export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId: number, input: CloseOrder): Promise<OrderRow> {
-  const row = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await findOwnOrder(deps.db, userId, orderId);
   if (!row) throw notFound(OrderErrorText.orderNotFound);
   if (input.currency !== undefined && input.currency !== row.currency) throw invalid(OrderErrorText.currencyMismatch);
   if (row.status === 'closed') return alreadyClosed(row);
@@ -75,23 +76,14 @@ export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId:
   if (expectedMin !== null && quote.value < expectedMin) throw conflict(OrderErrorText.priceChanged);
 
   const closed = await deps.tx(async (trx) => {
-    const updated = await trx
-      .updateTable('orders')
-      .set({
-        status: 'closed',
-        result: 'closed_early',
-        close_reason: 'early_close',
-        close_price: quote.tick.price,
-        exit_tick_time: quote.tick.time,
-        exit_tick_seq: quote.tick.seq,
-        payout: quote.value,
-        closed_at: now,
-        is_manual: 1,
-      })
-      .where('id', '=', orderId)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return null;
+    const closedNow = await closeEarly(trx, orderId, {
+      close_price: quote.tick.price,
+      exit_tick_time: quote.tick.time,
+      exit_tick_seq: quote.tick.seq,
+      payout: quote.value,
+      closed_at: now,
+    });
+    if (!closedNow) return null;
     await deps.market.logTick(trx, quote.tick);
     if (quote.value > 0) {
       await postLedger(
@@ -113,11 +105,11 @@ export async function closeOrderEarly(deps: OrdersDeps, userId: number, orderId:
       { order_id: orderId, result: 'closed', payout: fromMinor(quote.value, decimals), currency: row.currency },
       now,
     );
-    return trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    return requireOrder(trx, orderId);
   });
   if (closed) return closed;
   // Another request closed it between our read and our write (a concurrent retry, or expiry).
-  const after = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  const after = await requireOrder(deps.db, orderId);
   return alreadyClosed(after);
 }
 

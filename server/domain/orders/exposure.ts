@@ -13,13 +13,14 @@
  * the order row and the stake, and reads `pair_exposure` (open real orders per pair, direction
  * and currency, kept by triggers on `orders`, migration 008: 2 rows per currency by primary key)
  * and one row of `risk_limits` by primary key: its cost does not grow with the open orders. The
- * `exposure` view aggregates the orders themselves; `exposureDrift` compares the two.
+ * `exposure` view aggregates the orders themselves; `exposureDrift` compares the two. The
+ * queries, and the operator's reads and writes of `risk_limits`, are in repository.ts.
  */
 import { findCurrency } from '../../../contract/currencies';
 import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
 import { dialectOf, type Trx } from '../../db';
 import { conflict } from '../errors';
-import { OPEN } from './wire';
+import { keptAggregates, lockPairForPlacement, openAggregates, riskLimitOf, type AggregateRow } from './repository';
 
 /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD). */
 export const DEFAULT_RISK_MAX_PAIR_LOSS_USD = 50_000;
@@ -38,46 +39,6 @@ export interface PairExposure {
   /** The house's loss if the worse direction wins, USD cents (0 when neither direction loses money). */
   worst_case_usd_minor: number;
   limit_usd_minor: number;
-}
-
-interface AggregateRow {
-  pair_code: string;
-  direction: string;
-  currency: string;
-  n: number;
-  stakes: number;
-  payouts: number;
-}
-
-/** Open real orders grouped by pair, direction and currency (one pair, or all). */
-async function openAggregates(trx: Trx, pairCode?: string): Promise<AggregateRow[]> {
-  let q = trx
-    .selectFrom('orders')
-    .select((eb) => [
-      'pair_code',
-      'direction',
-      'currency',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('stake').as('stakes'),
-      // winPayout (pricing.ts) in integer SQL: stake + floor(stake x rate_bp / 10000).
-      eb.fn.sum<number>(eb(eb.ref('stake'), '+', eb(eb(eb.ref('stake'), '*', eb.ref('payout_rate_bp')), '/', eb.lit(10000)))).as('payouts'),
-    ])
-    .where('status', '=', OPEN)
-    .where('account', '=', 'real');
-  if (pairCode !== undefined) q = q.where('pair_code', '=', pairCode);
-  const rows = await q.groupBy(['pair_code', 'direction', 'currency']).execute();
-  return rows.map((r) => ({ ...r, n: Number(r.n), stakes: Number(r.stakes), payouts: Number(r.payouts) }));
-}
-
-/** The same figures from `pair_exposure` (kept by triggers): one pair, or all. */
-async function keptAggregates(trx: Trx, pairCode?: string): Promise<AggregateRow[]> {
-  let q = trx
-    .selectFrom('pair_exposure')
-    .select(['pair_code', 'direction', 'currency', 'open_count as n', 'stakes', 'payouts'])
-    .where('open_count', '>', 0);
-  if (pairCode !== undefined) q = q.where('pair_code', '=', pairCode);
-  const rows = await q.execute();
-  return rows.map((r) => ({ ...r, n: Number(r.n), stakes: Number(r.stakes), payouts: Number(r.payouts) }));
 }
 
 /**
@@ -124,7 +85,7 @@ export function worstCaseUsdMinor(directions: Record<OrderDirection, DirectionEx
 
 /** The limit of a pair, USD cents: the operator's override, else the default. */
 export async function pairLimitUsdMinor(trx: Trx, pairCode: string, defaultUsd: number): Promise<number> {
-  const row = await trx.selectFrom('risk_limits').select('max_loss_usd_minor').where('pair_code', '=', pairCode).executeTakeFirst();
+  const row = await riskLimitOf(trx, pairCode);
   return row ? Number(row.max_loss_usd_minor) : defaultUsd * 100;
 }
 
@@ -171,7 +132,7 @@ export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = 
   if (order.account !== 'real') return;
   // PostgreSQL: real placements on one pair take its row lock first, so two of them never both
   // pass the check on the same exposure (SQLite's BEGIN IMMEDIATE already runs them one by one).
-  if (dialectOf(trx) === 'postgres') await trx.selectFrom('pairs').select('pair_code').where('pair_code', '=', order.pairCode).forUpdate().execute();
+  if (dialectOf(trx) === 'postgres') await lockPairForPlacement(trx, order.pairCode);
   const directions = byPair(await keptAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
   const before = worstCaseUsdMinor(directions);
   const d = directions[order.direction];
@@ -187,29 +148,4 @@ export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = 
   if (after <= before) return;
   const limit = await pairLimitUsdMinor(trx, order.pairCode, defaultUsd);
   if (after > limit) throw conflict(OrderErrorText.riskLimit);
-}
-
-export interface RiskLimitRow {
-  pair_code: string;
-  max_loss_usd_minor: number;
-  updated_at: number;
-}
-
-export async function listPairLimits(trx: Trx): Promise<RiskLimitRow[]> {
-  const rows = await trx.selectFrom('risk_limits').selectAll().orderBy('pair_code').execute();
-  return rows.map((r) => ({ ...r, max_loss_usd_minor: Number(r.max_loss_usd_minor), updated_at: Number(r.updated_at) }));
-}
-
-export async function setPairLimit(trx: Trx, pairCode: string, usdMinor: number, now: number): Promise<void> {
-  await trx
-    .insertInto('risk_limits')
-    .values({ pair_code: pairCode, max_loss_usd_minor: usdMinor, updated_at: now })
-    .onConflict((oc) => oc.column('pair_code').doUpdateSet({ max_loss_usd_minor: usdMinor, updated_at: now }))
-    .execute();
-}
-
-/** True when the pair had an override. */
-export async function clearPairLimit(trx: Trx, pairCode: string): Promise<boolean> {
-  const r = await trx.deleteFrom('risk_limits').where('pair_code', '=', pairCode).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
 }

@@ -11,10 +11,7 @@ import { ErrorText } from '../../../contract/envelope';
 import { findCurrency } from '../../../contract/currencies';
 import { toMinor } from '../../../contract/money';
 import { OrderErrorText, type CreateOrder } from '../../../contract/orders';
-import type { Insertable } from 'kysely';
-import { dialectOf, type Trx } from '../../db';
-import { prepared } from '../../db/prepared';
-import type { OrdersTable } from '../../db/tables/orders';
+import type { Trx } from '../../db';
 import { conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
 import { InsufficientBalanceError, postLedger, tradingCounterparty, withCounterparty } from '../ledger';
@@ -24,6 +21,7 @@ import type { Replayable } from '../results';
 import { isUniqueViolation } from '../../db/errors';
 import { toBasisPoints } from './pricing';
 import { checkPairRisk } from './exposure';
+import { findOrderByRequestId, storeOrder, type NewOrder } from './repository';
 import { ledgerAccount, type OrderRow } from './wire';
 
 export const stakeKey = (orderId: number) => `order:${orderId}:stake`;
@@ -67,7 +65,7 @@ export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrd
     // order. Only here is the request id looked up before the transaction: a new order (the
     // SPA sends an id with every one) is checked once, inside it.
     if (requestId) {
-      const earlier = await findByRequestId(deps.db, userId, requestId);
+      const earlier = await findOrderByRequestId(deps.db, userId, requestId);
       if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
     }
     if (!tradable) throw notFound(ErrorText.pairNotFound);
@@ -82,7 +80,7 @@ export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrd
       userId = await userOf(who, trx);
       // A retry (same user and request id) answers the order made the first time, unchanged.
       if (requestId) {
-        const earlier = await findByRequestId(trx, userId, requestId);
+        const earlier = await findOrderByRequestId(trx, userId, requestId);
         if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
       }
       // The pair's risk limit (exposure.ts, docs/money.md): refused before anything is written.
@@ -129,70 +127,11 @@ export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrd
     if (err instanceof InsufficientBalanceError) throw invalid(ErrorText.insufficientBalance);
     if (requestId && userId !== undefined && isUniqueViolation(err)) {
       // Another writer inserted the same request id between our check and our insert.
-      const earlier = await findByRequestId(deps.db, userId, requestId);
+      const earlier = await findOrderByRequestId(deps.db, userId, requestId);
       if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
     }
     throw err;
   }
-}
-
-function findByRequestId(trx: Trx, userId: number, requestId: string): Promise<OrderRow | undefined> {
-  return orderByRequestId.first(trx, { user_id: userId, request_id: requestId });
-}
-
-// Built once (server/db/prepared.ts): placement is the hottest request.
-const orderByRequestId = prepared((db, p: { user_id: number; request_id: string }) =>
-  db.selectFrom('orders').selectAll().where('user_id', '=', p.user_id).where('client_request_id', '=', p.request_id),
-);
-export type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & {
-  client_request_id: string | null;
-};
-/** What a new order is besides its own values: open, nothing about its close yet. */
-const NEW_ORDER_STATE = {
-  status: 'open',
-  result: null,
-  close_reason: null,
-  close_price: null,
-  exit_tick_time: null,
-  exit_tick_seq: null,
-  payout: null,
-  closed_at: null,
-} as const;
-
-const insertOrder = prepared((db, p: NewOrder) => {
-  const insert = db.insertInto('orders').values({
-    user_id: p.user_id,
-    client_request_id: p.client_request_id,
-    pair_code: p.pair_code,
-    pair_human_code: p.pair_human_code,
-    direction: p.direction,
-    account: p.account,
-    currency: p.currency,
-    stake: p.stake,
-    payout_rate_bp: p.payout_rate_bp,
-    price_precision: p.price_precision,
-    expiry_seconds: p.expiry_seconds,
-    accepted_at: p.accepted_at,
-    expires_at: p.expires_at,
-    open_price: p.open_price,
-    entry_tick_time: p.entry_tick_time,
-    entry_tick_seq: p.entry_tick_seq,
-    ...NEW_ORDER_STATE,
-  });
-  // SQLite hands over the new id with the insert; `returning` would cost as much as the insert.
-  return dialectOf(db) === 'postgres' ? insert.returning('id') : insert;
-});
-
-/**
- * Insert a new open order and answer the row as stored: every column is what was written, the
- * defaults the insert leaves out (`is_manual`) as the schema sets them, and the id the database
- * gave it (no second read; tests/server/order-insert.test.ts compares it with the stored row).
- */
-export async function storeOrder(trx: Trx, order: NewOrder): Promise<OrderRow> {
-  const { rows, insertId } = await insertOrder.run(trx, order);
-  const id = Number((rows[0] as { id?: number } | undefined)?.id ?? insertId);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Error('The order insert gave no id');
-  return { id, ...order, ...NEW_ORDER_STATE, is_manual: 0 };
 }
 
 /** A request id names one order: reusing it for a different order is a client bug, not a retry. */

@@ -19,7 +19,8 @@ import type { Tick } from '../market/types';
 import { notFound } from '../errors';
 import type { OrdersDeps } from './deps';
 import { closeQuote } from './early-close';
-import { CLOSED, ledgerAccount, OPEN, toWireOrder, type OrderRow } from './wire';
+import { findOwnOrder, pageOfUserOrders, type UserOrderFilter } from './repository';
+import { ledgerAccount, toWireOrder, type OrderRow } from './wire';
 
 export function wire(deps: OrdersDeps, row: OrderRow): Order {
   return toWireOrder(row, row.status === 'open' ? deps.market.latestTick(row.pair_code) : undefined);
@@ -27,7 +28,7 @@ export function wire(deps: OrdersDeps, row: OrderRow): Order {
 
 /** One order of its owner; another user's order or an unknown id is 404 Order not found. */
 async function ownOrder(deps: OrdersDeps, userId: number, orderId: number): Promise<OrderRow> {
-  const row = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await findOwnOrder(deps.db, userId, orderId);
   if (!row) throw notFound(OrderErrorText.orderNotFound);
   return row;
 }
@@ -82,25 +83,22 @@ export async function listOrders(
   userId: number,
   query: ListOrdersQuery,
 ): Promise<{ orders: Order[]; pagination: Pagination }> {
-  let base = ordersOf(deps, userId);
-  if (query.status !== 'all') base = base.where('status', '=', query.status === 'open' ? OPEN : CLOSED);
-  if (query.symbol !== undefined) base = base.where('pair_code', '=', query.symbol);
-  if (query.currency !== undefined) base = base.where('currency', '=', query.currency);
-  if (query.trading_account !== 'all') base = base.where('account', '=', ledgerAccount(query.trading_account));
-  return pageOfOrders(deps, base, query);
-}
-
-type OrdersOfUser = ReturnType<typeof ordersOf>;
-
-function ordersOf(deps: OrdersDeps, userId: number) {
-  return deps.db.selectFrom('orders').where('user_id', '=', userId);
+  const filter: UserOrderFilter = {};
+  if (query.status !== 'all') filter.status = query.status;
+  if (query.symbol !== undefined) filter.pairCode = query.symbol;
+  if (query.currency !== undefined) filter.currency = query.currency;
+  if (query.trading_account !== 'all') filter.account = ledgerAccount(query.trading_account);
+  return pageOfOrders(deps, userId, filter, query);
 }
 
 /** One page of the selected orders, newest first, with the spec's pagination block. */
-async function pageOfOrders(deps: OrdersDeps, base: OrdersOfUser, page: { limit: number; offset: number }): Promise<{ orders: Order[]; pagination: Pagination }> {
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(count.n);
-  const rows = await base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+async function pageOfOrders(
+  deps: OrdersDeps,
+  userId: number,
+  filter: UserOrderFilter,
+  page: { limit: number; offset: number },
+): Promise<{ orders: Order[]; pagination: Pagination }> {
+  const { rows, total } = await pageOfUserOrders(deps.db, userId, filter, page);
   const end = page.offset + rows.length;
   const hasMore = end < total;
   return {
@@ -118,6 +116,6 @@ export async function listAllOrders(
   userId: number,
   query: AllOrdersQuery,
 ): Promise<{ orders: Order[]; truncated: boolean; pagination: Pagination }> {
-  const page = await pageOfOrders(deps, ordersOf(deps, userId), query);
+  const page = await pageOfOrders(deps, userId, {}, query);
   return { orders: page.orders, truncated: page.pagination.has_more, pagination: page.pagination };
 }

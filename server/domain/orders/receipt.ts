@@ -14,6 +14,7 @@ import { notFound } from '../errors';
 import { chainHead, linkOfTick, verifyLinks, verifyTickInChain } from '../market/tick-chain';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
+import { findOwnOrder } from './repository';
 import { tradingAccountOf, type OrderRow } from './wire';
 
 function ruleOf(row: OrderRow): ReceiptRule {
@@ -36,7 +37,7 @@ async function receiptTick(db: DB | Trx, t: Tick): Promise<ReceiptTick> {
 
 /** The receipt of one order of its owner (another user's order or an unknown id: 404). */
 export async function orderReceipt(deps: OrdersDeps, userId: number, orderId: number): Promise<OrderReceipt> {
-  const row = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await findOwnOrder(deps.db, userId, orderId);
   if (!row) throw notFound(OrderErrorText.orderNotFound);
   // Seal whatever is still in memory, so both ticks of a just-placed or just-settled order have a batch.
   await deps.market.flush();

@@ -1,7 +1,8 @@
 /**
  * The orders service the routes and the socket layer use: placement, early close, the queries
  * and the settlement scheduler behind one object (ctx.services.orders). Every method returns
- * wire shapes (contract/orders.ts); the domain functions it calls hold the rules.
+ * wire shapes (contract/orders.ts); the domain functions it calls hold the rules, and
+ * repository.ts the queries.
  */
 import { orderReceipt } from './receipt';
 import type { OrderReceipt } from '../../../contract/orders';
@@ -20,8 +21,8 @@ import type { OrdersDeps } from './deps';
 import { closeOrderEarly } from './early-close';
 import { placeOrder, type Placer } from './placement';
 import { getOrder, listAllOrders, listOrders, orderTicks, wire } from './queries';
+import { earliestOpenAcceptedAt, findOrder, ordersByIds } from './repository';
 import { SettlementScheduler } from './settlement';
-import { OPEN } from './wire';
 
 export class OrdersService {
   readonly scheduler: SettlementScheduler;
@@ -82,28 +83,18 @@ export class OrdersService {
 
   /** The wire shape of one order by id (for pushes), or null when it does not exist. */
   async byId(orderId: number): Promise<{ userId: number; order: Order } | null> {
-    const row = await this.deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+    const row = await findOrder(this.deps.db, orderId);
     return row ? { userId: row.user_id, order: wire(this.deps, row) } : null;
   }
 
   /** The wire shapes of several orders by id (for grouped pushes), by id; missing ids are absent. */
-  async byIds(orderIds: readonly number[]): Promise<Map<number, { userId: number; order: Order }>> {
-    const out = new Map<number, { userId: number; order: Order }>();
-    for (let i = 0; i < orderIds.length; i += 500) {
-      const rows = await this.deps.db.selectFrom('orders').selectAll().where('id', 'in', orderIds.slice(i, i + 500)).execute();
-      for (const row of rows) out.set(row.id, { userId: row.user_id, order: wire(this.deps, row) });
-    }
-    return out;
+  byIds(orderIds: readonly number[]): Promise<Map<number, { userId: number; order: Order }>> {
+    return ordersByIds(this.deps.db, orderIds, (row) => ({ userId: row.user_id, order: wire(this.deps, row) }));
   }
 
-  /** Acceptance time of the oldest open order (ticks from then on are still needed), or null. */
-  async earliestOpenAcceptedAt(): Promise<number | null> {
-    const row = await this.deps.db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.min('accepted_at').as('t'))
-      .where('status', '=', OPEN)
-      .executeTakeFirst();
-    return row?.t === null || row?.t === undefined ? null : Number(row.t);
+  /** Acceptance time of the oldest open order (ticks from then on are still needed), or null: the tick log's retention floor. */
+  earliestOpenAcceptedAt(): Promise<number | null> {
+    return earliestOpenAcceptedAt(this.deps.db);
   }
 
   async start(): Promise<void> {

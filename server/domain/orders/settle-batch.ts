@@ -14,13 +14,12 @@
  * one by one by the caller. In a cluster (PostgreSQL) the batch first claims its open orders with
  * FOR UPDATE SKIP LOCKED: an order another node is settling right now is skipped, not waited for.
  */
-import type { Trx } from '../../db';
-import { prepared } from '../../db/prepared';
 import type { Tick } from '../market/types';
 import type { OrdersDeps } from './deps';
 import { postLedgerMany, type LedgerPost } from '../ledger';
 import { recordEvents, type EventRecord } from '../events';
-import { closeForSettlement, SETTLE_COLUMNS, type SettleChanges, type SettleRow } from './settlement';
+import { READ_CHUNK, settleRowsByIds, type SettleRow } from './repository';
+import { closeForSettlement, type SettleChanges } from './settle-order';
 
 /** At most this many orders are taken into one batch. */
 export const BATCH_MAX = 500;
@@ -37,36 +36,6 @@ export interface BatchResult {
   settled: (SettleRow & SettleChanges)[];
   /** Orders of the batch that were not reached within the budget: settle them next. */
   rest: DueOrder[];
-}
-
-/** Orders read (and in a cluster claimed) per query while a batch runs. */
-export const READ_CHUNK = 50;
-
-/**
- * The rows of `orders` (closed ones included: applySettlement skips them), in one query, not
- * one per order. Only the primary key is in the condition: with `status = 'open'` beside an
- * `in` list SQLite searched the (status, expires_at) index, i.e. walked every open order for each
- * chunk (1 ms a chunk at 10,000 open orders; tests/server/hot-path-plans.test.ts). In a cluster
- * (PostgreSQL) they are locked FOR UPDATE SKIP LOCKED: an order another node is settling right
- * now is left out, not waited for.
- */
-export function batchRowsQuery(trx: Trx, ids: readonly number[], cluster: boolean) {
-  const q = trx.selectFrom('orders').select(SETTLE_COLUMNS).where('id', 'in', ids);
-  return cluster ? q.forUpdate().skipLocked() : q;
-}
-
-// The chunk read as prepared queries (server/db/prepared.ts): always READ_CHUNK slots, a shorter
-// chunk repeats its first id (the same row once), so one compiled text serves every chunk.
-type ChunkIds = Record<`id${number}`, number>;
-const slotsOf = (p: ChunkIds) => Array.from({ length: READ_CHUNK }, (_, i) => p[`id${i}`]);
-const chunkRows = prepared((db, p: ChunkIds) => batchRowsQuery(db, slotsOf(p), false));
-const claimChunkRows = prepared((db, p: ChunkIds) => batchRowsQuery(db, slotsOf(p), true));
-
-async function openRows(trx: Trx, orders: readonly DueOrder[], cluster: boolean): Promise<Map<number, SettleRow>> {
-  const params: ChunkIds = {};
-  for (let i = 0; i < READ_CHUNK; i++) params[`id${i}`] = (orders[i] ?? orders[0]).id;
-  const rows = await (cluster ? claimChunkRows : chunkRows).all(trx, params);
-  return new Map(rows.map((r) => [Number(r.id), r]));
 }
 
 /** The candidate ticks for orders of `pair` expiring within `second` (unix seconds), oldest first. */
@@ -116,7 +85,7 @@ export async function settleBatch(deps: OrdersDeps, batch: readonly DueOrder[]):
     for (; i < batch.length; i += READ_CHUNK) {
       if (i > 0 && performance.now() - started > BATCH_BUDGET_MS) break;
       const chunk = batch.slice(i, i + READ_CHUNK);
-      const open = await openRows(trx, chunk, Boolean(deps.cluster));
+      const open = await settleRowsByIds(trx, chunk, Boolean(deps.cluster));
       const postings: LedgerPost[] = [];
       const events: EventRecord[] = [];
       for (const o of chunk) {

@@ -19,19 +19,12 @@
  * a node that died). Finality asks the market (`exitFinal`): a follower settles from its bus-fed
  * ring only when the ring covers the expiry, else after the leader's log has had time to catch up.
  */
-import { forUpdate, type Trx } from '../../db';
-import { prepared } from '../../db/prepared';
-import { recordEvent, type DomainEventMap } from '../events';
-import { postLedger, tradingCounterparty, withCounterparty, type Account, type LedgerKind, type LedgerPost } from '../ledger';
-import type { Tick } from '../market/types';
-import { closeReasonOf, exitRule } from '../market/exit-rule';
 import type { OrdersDeps } from './deps';
-import { winPayout } from './pricing';
 import { BATCH_MAX, settleBatch, type DueOrder } from './settle-batch';
-import { OPEN, outcomeOf, type OrderRow } from './wire';
-import type { OrderDirection, OrderResult } from '../../../contract/orders';
-import { fromMinor } from '../../../contract/money';
-import { findCurrency } from '../../../contract/currencies';
+import { applySettlement } from './settle-order';
+import { dueOpenOrders, openOrders } from './repository';
+import type { OrderRow } from './wire';
+import type { Tick } from '../market/types';
 
 /** How long after expiry a settlement waits for a later tick before taking the log as final. */
 export const SETTLEMENT_GRACE_MS = 1000;
@@ -44,159 +37,6 @@ export const SCAN_LIMIT = 2000;
 /** A due order whose exit is not final yet past the grace (a cluster follower) is looked at again this soon. */
 const RECHECK_MS = 100;
 
-export const settleKey = (orderId: number) => `order:${orderId}:settle`;
-
-/** The event result name for each order result (the event map predates early close and refunds). */
-export function eventResult(result: OrderResult): DomainEventMap['order.settled']['result'] {
-  if (result === 'closed_early') return 'closed';
-  if (result === 'refunded') return 'tie';
-  return result;
-}
-
-/** What settling an order against `exit` (the last tick at or before expiry; none: refund) gives. */
-export function settlementOf(
-  row: Pick<OrderRow, 'direction' | 'open_price' | 'price_precision' | 'stake' | 'payout_rate_bp'>,
-  exit: Pick<Tick, 'price'> | undefined,
-): { result: OrderResult; payout: number; kind: LedgerKind | null } {
-  const stake = Number(row.stake);
-  if (!exit) return { result: 'refunded', payout: stake, kind: 'order_refund' };
-  const result = outcomeOf(row.direction as OrderDirection, Number(row.open_price), exit.price, Number(row.price_precision));
-  if (result === 'won') return { result, payout: winPayout(stake, Number(row.payout_rate_bp)), kind: 'order_payout' };
-  if (result === 'tie') return { result, payout: stake, kind: 'order_refund' };
-  return { result, payout: 0, kind: null };
-}
-
-/**
- * Close one expired order inside `trx`. `exit` is the last tick at or before expiry, or
- * undefined when the log has none. The exit rule (market/exit-rule.ts, docs/trading.md) decides:
- * no tick, or one older than the pair's stale limit `staleLimitMs` before expiry, refunds the
- * stake and records why. Returns the closed row, or null when the order was not open (already
- * settled or closed early).
- */
-/** The columns settling an order reads (a batch reads only these). */
-export const SETTLE_COLUMNS = [
-  'id',
-  'user_id',
-  'status',
-  'direction',
-  'account',
-  'currency',
-  'stake',
-  'payout_rate_bp',
-  'price_precision',
-  'open_price',
-  'entry_tick_seq',
-  'expires_at',
-] as const;
-export type SettleRow = Pick<OrderRow, (typeof SETTLE_COLUMNS)[number]>;
-export type SettleChanges = Pick<OrderRow, 'status' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'>;
-
-export async function applySettlement<R extends SettleRow = OrderRow>(
-  trx: Trx,
-  order: number | R,
-  candidate: Tick | undefined,
-  now: number,
-  staleLimitMs = Number.POSITIVE_INFINITY,
-): Promise<(R & SettleChanges) | null> {
-  // A row the caller read (and on PostgreSQL locked) in this transaction, open when read (a
-  // batch reads all its orders in one query); else read here. The update below is conditional
-  // on 'open' either way: that, not the read, is what settles an order once.
-  const row: R | undefined =
-    typeof order === 'number'
-      ? ((await forUpdate(trx, trx.selectFrom('orders').selectAll().where('id', '=', order).where('status', '=', 'open')).executeTakeFirst()) as R | undefined)
-      : order;
-  if (!row) return null;
-  const closing = await closeForSettlement(trx, row, candidate, staleLimitMs);
-  if (!closing) return null;
-  if (closing.posting) await postLedger(trx, closing.posting, now);
-  await recordEvent(trx, closing.event.type, closing.event.userId, closing.event.payload, now);
-  return closing.closed;
-}
-
-/** An order closed by closeForSettlement: the row as stored, and what is left to write for it. */
-export interface Closing<R extends SettleRow> {
-  closed: R & SettleChanges;
-  /** The payout or refund to post (key `order:<id>:settle`); null when nothing is paid. */
-  posting: LedgerPost | null;
-  event: { type: 'order.settled'; userId: number; payload: DomainEventMap['order.settled'] };
-}
-
-/**
- * The first half of settling an open order inside `trx`: decide with the exit rule and close the
- * row (`where status = 'open'`). Returns null when the order was not open. The caller then posts
- * `posting` and records `event` in the same transaction (applySettlement for one order, the
- * batch for many at once with postLedgerMany and recordEvents).
- */
-export async function closeForSettlement<R extends SettleRow>(
-  trx: Trx,
-  row: R,
-  candidate: Tick | undefined,
-  staleLimitMs: number,
-): Promise<Closing<R> | null> {
-  if (row.status !== 'open') return null;
-  const orderId = row.id;
-  const expiresAt = Number(row.expires_at);
-  // A close tick older than the entry tick means the log lost the ticks from the entry on.
-  const decision = exitRule(candidate ? [candidate] : [], expiresAt, staleLimitMs, Number(row.entry_tick_seq));
-  const exit = decision.tick ?? undefined;
-  const { result, payout, kind } = settlementOf(row, exit);
-  const changes = {
-    status: 'closed',
-    result,
-    close_reason: closeReasonOf(decision.rule),
-    close_price: exit?.price ?? null,
-    exit_tick_time: exit?.time ?? null,
-    exit_tick_seq: exit?.seq ?? null,
-    payout,
-    closed_at: expiresAt,
-  } satisfies Partial<OrderRow>;
-  const updated = await closeOpenOrder.run(trx, { ...changes, id: orderId });
-  if (updated.changes !== 1) return null;
-  const posting: LedgerPost | null =
-    kind && payout > 0
-      ? {
-          key: settleKey(orderId),
-          kind,
-          userId: row.user_id,
-          ref: { type: 'order', id: orderId },
-          entries: withCounterparty(tradingCounterparty(row.account as Account), [{ currency: row.currency, account: row.account as Account, amount: payout }]),
-        }
-      : null;
-  const decimals = findCurrency(row.currency)?.decimals ?? 2;
-  return {
-    // The closed row as stored (the update above is the only change): no second read.
-    closed: { ...row, ...changes },
-    posting,
-    event: {
-      type: 'order.settled',
-      userId: row.user_id,
-      payload: { order_id: orderId, result: eventResult(result), payout: fromMinor(payout, decimals), currency: row.currency },
-    },
-  };
-}
-
-// Built once (server/db/prepared.ts): runs for every order of a burst.
-const closeOpenOrder = prepared(
-  (
-    db,
-    p: Pick<OrderRow, 'id' | 'result' | 'close_reason' | 'close_price' | 'exit_tick_time' | 'exit_tick_seq' | 'payout' | 'closed_at'> & { status: string },
-  ) =>
-    db
-      .updateTable('orders')
-      .set({
-        status: p.status,
-        result: p.result,
-        close_reason: p.close_reason,
-        close_price: p.close_price,
-        exit_tick_time: p.exit_tick_time,
-        exit_tick_seq: p.exit_tick_seq,
-        payout: p.payout,
-        closed_at: p.closed_at,
-      })
-      .where('id', '=', p.id)
-      .where('status', '=', 'open'),
-);
-
 /** Settle one order against the tick log (read before the transaction: the market may read ctx.db). */
 export async function settleExpiredOrder(deps: OrdersDeps, order: Pick<OrderRow, 'id' | 'pair_code' | 'expires_at'>): Promise<OrderRow | null> {
   const exit = await deps.market.tickAtOrBefore(order.pair_code, Number(order.expires_at));
@@ -208,15 +48,6 @@ export async function settleExpiredOrder(deps: OrdersDeps, order: Pick<OrderRow,
   });
   if (row?.result === 'refunded') deps.log.warn({ orderId: order.id, reason: row.close_reason }, 'no trusted tick at expiry; the stake was refunded');
   return row;
-}
-
-/**
- * The open orders by expiry (those due by `dueBy` when given): the scheduler's start and its
- * cluster scan. Searches the open orders' partial index (`OPEN` is a literal: wire.ts).
- */
-export function openOrdersQuery(db: Trx, dueBy?: number) {
-  const q = db.selectFrom('orders').select(['id', 'pair_code', 'expires_at']).where('status', '=', OPEN);
-  return (dueBy === undefined ? q : q.where('expires_at', '<=', dueBy)).orderBy('expires_at');
 }
 
 interface Pending extends DueOrder {
@@ -247,7 +78,7 @@ export class SettlementScheduler {
   async start(): Promise<void> {
     this.stopped = false;
     this.unsubscribe = this.deps.market.onTick((tick) => this.onTick(tick));
-    const open = await openOrdersQuery(this.deps.db).execute();
+    const open = await openOrders(this.deps.db);
     // Overdue orders settle now, in batches (settle-batch.ts); a failed batch's orders are
     // retried one by one on a timer like any failed settlement.
     for (const o of open) {
@@ -271,7 +102,7 @@ export class SettlementScheduler {
     this.scanning = true;
     try {
       const now = this.deps.now();
-      const rows = await openOrdersQuery(this.deps.db, now).limit(SCAN_LIMIT).execute();
+      const rows = await dueOpenOrders(this.deps.db, now, SCAN_LIMIT);
       if (this.stopped) return;
       const queued = new Set(this.queue.map((p) => p.id));
       let added = 0;

@@ -16,7 +16,8 @@ import { prunedFrom, storedTickAtOrBefore, storedTickBySeq } from '../market/tic
 import type { Tick } from '../market/types';
 import { closeValueAt } from './early-close';
 import { stakeKey } from './placement';
-import { settleKey, settlementOf } from './settlement';
+import { findOrder, ledgerSum } from './repository';
+import { settleKey, settlementOf } from './settle-order';
 import { exitRule } from '../market/exit-rule';
 import type { OrderRow } from './wire';
 
@@ -43,16 +44,6 @@ export interface OrderCheck {
 const sameTick = (a: Pick<Tick, 'seq' | 'price'> | null | undefined, b: Pick<Tick, 'seq' | 'price'> | null | undefined) =>
   !!a && !!b && a.seq === b.seq && a.price === b.price;
 
-async function ledgerSum(db: DB | Trx, key: string): Promise<number> {
-  const row = await db
-    .selectFrom('ledger_entries')
-    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.ledger_tx_id')
-    .select((eb) => eb.fn.sum<number>('ledger_entries.amount').as('total'))
-    .where('ledger_transactions.idempotency_key', '=', key)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
-}
-
 /**
  * Check one order; null when there is no such order. `staleLimitMs`: the pair's stale-quote
  * limit (STALE_QUOTE_MS), which the exit rule needs (market/exit-rule.ts).
@@ -64,7 +55,7 @@ export async function checkOrder(
   retentionHours: number,
   staleLimitMs: number = Number.POSITIVE_INFINITY,
 ): Promise<OrderCheck | null> {
-  const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const row = await findOrder(db, orderId);
   if (!row) return null;
   const pair = row.pair_code;
   const entry: Tick = { pair_code: pair, seq: Number(row.entry_tick_seq), time: Number(row.entry_tick_time), price: Number(row.open_price) };

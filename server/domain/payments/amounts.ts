@@ -8,7 +8,8 @@ import { formatMinor, toMinor } from '../../../contract/money';
 import { PaymentErrorText, convertMinor, exchangeRate, methodSupportsCurrency, sumsInMinor, type AmountInput } from '../../../contract/payments';
 import type { Trx } from '../../db';
 import { invalid } from '../errors';
-import { getPaymentMethodRow, toWireMethod } from './methods';
+import { toWireMethod } from './methods';
+import { findPaymentMethod } from './repository';
 import type { PaymentMethodRow } from './wire';
 import { methodOffered, type PaymentsMode } from './mode';
 
@@ -42,7 +43,7 @@ export async function checkMethodAndAmount(
   const currency = findCurrency(currencyCode);
   if (!currency) throw invalid('Unknown currency', [{ field: 'currency', message: 'Unknown currency' }]);
   const minor = amountMinor(amount, currency);
-  const method = await getPaymentMethodRow(trx, methodId);
+  const method = await findPaymentMethod(trx, methodId);
   // A method of the other payments mode (mode.ts) does not exist for this server.
   if (!method || Number(method.is_active) !== 1 || !methodOffered(method.id, mode)) {
     throw invalid(PaymentErrorText.methodNotFound, [{ field: 'payment_method_id', message: PaymentErrorText.methodNotFound }]);

@@ -18,7 +18,7 @@
  */
 import { toMinor } from '../../../contract/money';
 import { PaymentErrorText, type ApprovalStatus, type DepositRequest, type DepositResult } from '../../../contract/payments';
-import { forUpdate, type Trx } from '../../db';
+import type { Trx } from '../../db';
 import { ProviderFailed, ProviderTimeout, conflict, invalid, notFound } from '../errors';
 import { checkMethodAndAmount } from './amounts';
 import { isSandboxMethod } from './mode';
@@ -28,6 +28,16 @@ import { isUniqueViolation } from '../../db/errors';
 import type { CallbackUpdate, PaymentProvider } from './providers/types';
 import { recordEvent } from '../events';
 import { needsStatusPolling } from './polling';
+import {
+  depositForCallback,
+  findOwnPayment,
+  findPayment,
+  findPaymentByRequestId,
+  insertPayment,
+  overdueDeposits,
+  requirePayment,
+  setDepositColumns,
+} from './repository';
 import { approveDeposit, changeStatus, latePaymentKey } from './status';
 import { decimalsOf, paymentDetailsOf, requisitOf, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow, type StoredPaymentDetails } from './wire';
 
@@ -37,16 +47,6 @@ export function providerFor(providers: ProviderRegistry, type: string): PaymentP
   const p = providers.get(type);
   if (!p) throw new Error(`No payment provider for integration type ${type}`);
   return p;
-}
-
-/** The user's earlier payment with this client_request_id, if any. */
-export function byRequestId(trx: Trx, userId: number, requestId: string) {
-  return trx
-    .selectFrom('payment_transactions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('client_request_id', '=', requestId)
-    .executeTakeFirst();
 }
 
 /**
@@ -92,7 +92,7 @@ export async function createDeposit(
   const replay = async (row: PaymentTxRow) => ({ value: sameRequestOrThrow(await whenOpened(deps, row), identity), created: false });
 
   if (requestId) {
-    const earlier = await byRequestId(deps.db, userId, requestId);
+    const earlier = await findPaymentByRequestId(deps.db, userId, requestId);
     if (earlier) return replay(earlier);
   }
 
@@ -100,40 +100,35 @@ export async function createDeposit(
   try {
     inserted = await deps.tx(async (trx) => {
       if (requestId) {
-        const earlier = await byRequestId(trx, userId, requestId);
+        const earlier = await findPaymentByRequestId(trx, userId, requestId);
         if (earlier) return { row: earlier, fresh: false };
       }
       const now = deps.now();
-      const created = await trx
-        .insertInto('payment_transactions')
-        .values({
-          ...EMPTY_PAYMENT_COLUMNS,
-          user_id: userId,
-          transaction_type: 'deposit',
-          status: 'pending',
-          client_request_id: requestId,
-          payment_method_id: method.id,
-          method_name: method.name,
-          integration_type: method.integration_type,
-          account: 'real',
-          currency: currency.iso_code,
-          amount: checked.amount,
-          final_amount: checked.amount,
-          payment_currency: checked.paymentCurrency.iso_code,
-          amount_payment_currency: checked.amountPayment,
-          exchange_rate: checked.exchangeRate,
-          expired_at: provider.depositTtlMs === null ? null : now + provider.depositTtlMs,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const row = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
-      return { row, fresh: true };
+      const id = await insertPayment(trx, {
+        ...EMPTY_PAYMENT_COLUMNS,
+        user_id: userId,
+        transaction_type: 'deposit',
+        status: 'pending',
+        client_request_id: requestId,
+        payment_method_id: method.id,
+        method_name: method.name,
+        integration_type: method.integration_type,
+        account: 'real',
+        currency: currency.iso_code,
+        amount: checked.amount,
+        final_amount: checked.amount,
+        payment_currency: checked.paymentCurrency.iso_code,
+        amount_payment_currency: checked.amountPayment,
+        exchange_rate: checked.exchangeRate,
+        expired_at: provider.depositTtlMs === null ? null : now + provider.depositTtlMs,
+        created_at: now,
+        updated_at: now,
+      });
+      return { row: await requirePayment(trx, id), fresh: true };
     });
   } catch (err) {
     if (requestId && isUniqueViolation(err)) {
-      const earlier = await byRequestId(deps.db, userId, requestId);
+      const earlier = await findPaymentByRequestId(deps.db, userId, requestId);
       if (earlier) return replay(earlier);
     }
     throw err;
@@ -153,19 +148,15 @@ export async function createDeposit(
     throw new ProviderFailed(PaymentErrorText.providerFailed);
   }
   const stored = await deps.tx(async (trx) => {
-    await trx
-      .updateTable('payment_transactions')
-      .set({
-        requisit: fields.requisit ? JSON.stringify(fields.requisit) : null,
-        crypto_wallet_address: fields.crypto_wallet_address ?? null,
-        crypto_network: fields.crypto_network ?? null,
-        invoice_id: fields.invoice_id ?? null,
-        payment_url: fields.payment_url ?? null,
-        checkout_token: fields.checkout_token ?? null,
-      })
-      .where('id', '=', row.id)
-      .execute();
-    const updated = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    await setDepositColumns(trx, row.id, {
+      requisit: fields.requisit ? JSON.stringify(fields.requisit) : null,
+      crypto_wallet_address: fields.crypto_wallet_address ?? null,
+      crypto_network: fields.crypto_network ?? null,
+      invoice_id: fields.invoice_id ?? null,
+      payment_url: fields.payment_url ?? null,
+      checkout_token: fields.checkout_token ?? null,
+    });
+    const updated = await requirePayment(trx, row.id);
     // A crypto/link deposit is watched with the provider from now on (polling.ts).
     if (updated.status === 'pending' && needsStatusPolling(updated)) {
       await recordEvent(trx, 'payment.polling', userId, { transaction_id: updated.id, polling: true }, deps.now());
@@ -193,7 +184,7 @@ async function whenOpened(deps: PaymentsDeps, row: PaymentTxRow): Promise<Paymen
   let current = row;
   while (opening(current) && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    current = (await deps.db.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirst()) ?? current;
+    current = (await findPayment(deps.db, row.id)) ?? current;
   }
   return current;
 }
@@ -229,12 +220,7 @@ export async function depositResult(providers: ProviderRegistry, row: PaymentTxR
 }
 
 export async function findOwnTransaction(trx: Trx, userId: number, id: number): Promise<PaymentTxRow> {
-  const row = await trx
-    .selectFrom('payment_transactions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await findOwnPayment(trx, userId, id);
   if (!row) throw notFound(PaymentErrorText.transactionNotFound);
   return row;
 }
@@ -252,7 +238,7 @@ export async function confirmDeposit(deps: PaymentsDeps, providers: ProviderRegi
     if (!open || !(await changeStatus(trx, row, provider.confirmByUser(row), ['pending'], now))) {
       throw conflict(PaymentErrorText.notConfirmable);
     }
-    return trx.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return requirePayment(trx, id);
   });
 }
 
@@ -284,36 +270,32 @@ export const LATE_PAYMENT_NOTE: Record<string, string> = {
  */
 async function recordLatePayment(trx: Trx, row: PaymentTxRow, update: CallbackUpdate, now: number): Promise<number | null> {
   const key = latePaymentKey(row.id);
-  if (await byRequestId(trx, row.user_id, key)) return null;
+  if (await findPaymentByRequestId(trx, row.user_id, key)) return null;
   const hash = update.txHash ? ` (transfer ${update.txHash})` : '';
-  const created = await trx
-    .insertInto('payment_transactions')
-    .values({
-      ...EMPTY_PAYMENT_COLUMNS,
-      user_id: row.user_id,
-      transaction_type: 'deposit',
-      status: 'processing',
-      client_request_id: key,
-      payment_method_id: row.payment_method_id,
-      method_name: row.method_name,
-      integration_type: row.integration_type,
-      account: 'real',
-      currency: row.currency,
-      amount: row.amount,
-      final_amount: row.final_amount,
-      payment_currency: row.payment_currency,
-      amount_payment_currency: row.amount_payment_currency,
-      exchange_rate: row.exchange_rate,
-      // Only the network is copied: the address, invoice and hash stay with the failed deposit (unique per deposit).
-      crypto_network: row.crypto_network,
-      error_message: `Late payment for failed deposit #${row.id}${hash}: waiting for the operator's review`,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await recordEvent(trx, 'payment.status', row.user_id, { transaction_id: created.id, status: 'processing', transaction_type: 'deposit' }, now);
-  return created.id;
+  const id = await insertPayment(trx, {
+    ...EMPTY_PAYMENT_COLUMNS,
+    user_id: row.user_id,
+    transaction_type: 'deposit',
+    status: 'processing',
+    client_request_id: key,
+    payment_method_id: row.payment_method_id,
+    method_name: row.method_name,
+    integration_type: row.integration_type,
+    account: 'real',
+    currency: row.currency,
+    amount: row.amount,
+    final_amount: row.final_amount,
+    payment_currency: row.payment_currency,
+    amount_payment_currency: row.amount_payment_currency,
+    exchange_rate: row.exchange_rate,
+    // Only the network is copied: the address, invoice and hash stay with the failed deposit (unique per deposit).
+    crypto_network: row.crypto_network,
+    error_message: `Late payment for failed deposit #${row.id}${hash}: waiting for the operator's review`,
+    created_at: now,
+    updated_at: now,
+  });
+  await recordEvent(trx, 'payment.status', row.user_id, { transaction_id: id, status: 'processing', transaction_type: 'deposit' }, now);
+  return id;
 }
 
 /**
@@ -332,9 +314,7 @@ export async function applyCallback(
   update: CallbackUpdate,
 ): Promise<CallbackResult> {
   const result = await deps.tx(async (trx) => {
-    let q = trx.selectFrom('payment_transactions').selectAll().where('integration_type', '=', provider.type).where('transaction_type', '=', 'deposit');
-    q = 'invoiceId' in update.lookup ? q.where('invoice_id', '=', update.lookup.invoiceId) : q.where('crypto_wallet_address', '=', update.lookup.address);
-    const row = await forUpdate(trx, q).executeTakeFirst();
+    const row = await depositForCallback(trx, provider.type, update.lookup);
     if (!row) throw notFound(PaymentErrorText.unknownInvoice);
     if (String(row.id) !== update.orderId) throw invalid(PaymentErrorText.invoiceMismatch);
     if (update.currency !== row.payment_currency) throw invalid(PaymentErrorText.currencyMismatch);
@@ -365,7 +345,7 @@ export async function applyCallback(
     } else if (update.outcome === 'processing') {
       changed = await changeStatus(trx, row, 'processing', ['pending'], now, { crypto_transaction_hash: update.txHash });
     }
-    const after = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    const after = await requirePayment(trx, row.id);
     return { row: after, changed, reviewId };
   }).catch((err) => {
     // The same on-chain transfer may not pay two deposits (unique crypto_transaction_hash).
@@ -385,16 +365,7 @@ export async function applyCallback(
 /** Deposits still pending after expired_at become expired; returns the rows that changed. */
 export async function expireOverdueDeposits(deps: PaymentsDeps, limit = 200): Promise<PaymentTxRow[]> {
   const now = deps.now();
-  const due = await deps.db
-    .selectFrom('payment_transactions')
-    .selectAll()
-    .where('transaction_type', '=', 'deposit')
-    .where('status', '=', 'pending')
-    .where('expired_at', 'is not', null)
-    .where('expired_at', '<=', now)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const due = await overdueDeposits(deps.db, now, limit);
   const expired: PaymentTxRow[] = [];
   for (const row of due) {
     const changed = await deps.tx((trx) => changeStatus(trx, row, 'expired', ['pending'], deps.now(), { error_message: 'Payment window expired' }));

@@ -1,7 +1,7 @@
 /**
  * The payment-method catalogue: the seed (written into payment_methods on start, only rows
  * that are missing, so an operator's edits in the table survive restarts), the filtered list
- * for the deposit/withdraw modals and one method by id.
+ * for the deposit/withdraw modals (one method by id: repository.ts findPaymentMethod).
  *
  * available_sums: a method that serves one currency keeps its min/max in that currency; an
  * ALL-currency method keeps them in USD and they are converted to the chosen currency with
@@ -23,6 +23,7 @@ import {
 import type { Trx } from '../../db';
 import { decimalsOf, type PaymentMethodRow } from './wire';
 import { isSandboxMethod, methodOffered, type PaymentsMode } from './mode';
+import { activePaymentMethods, insertPaymentMethod, paymentMethodIds } from './repository';
 
 interface SeedMethod {
   id: string;
@@ -152,7 +153,7 @@ export const SEED_METHODS: readonly SeedMethod[] = [
 
 /** Insert the seed methods that are not in the table yet. Returns how many were added. */
 export async function seedPaymentMethods(trx: Trx, now: number): Promise<number> {
-  const existing = new Set((await trx.selectFrom('payment_methods').select('id').execute()).map((r) => r.id));
+  const existing = new Set(await paymentMethodIds(trx));
   let added = 0;
   for (const [i, m] of SEED_METHODS.entries()) {
     if (existing.has(m.id)) continue;
@@ -160,32 +161,29 @@ export async function seedPaymentMethods(trx: Trx, now: number): Promise<number>
     const min = toMinor(m.sums.min, d);
     const max = toMinor(m.sums.max, d);
     if (min === null || max === null) throw new Error(`Bad seed sums for ${m.id}`);
-    await trx
-      .insertInto('payment_methods')
-      .values({
-        id: m.id,
-        name: m.name,
-        avatar_url: m.avatar_url,
-        category: m.category,
-        country_code: m.country_code,
-        currency_code: m.currency_code,
-        supports_all_currencies: m.currency_code === 'ALL' ? 1 : 0,
-        integration_type: m.integration_type,
-        sums_currency: m.sums.currency,
-        min_amount: min,
-        max_amount: max,
-        payment_currency: m.payment_currency,
-        crypto_network: m.crypto_network,
-        requisites: m.requisites ? JSON.stringify(m.requisites) : null,
-        estimated_processing_time: m.estimated_processing_time,
-        is_active: 1,
-        deposit_enabled: 1,
-        withdraw_enabled: m.withdraw_enabled ? 1 : 0,
-        sort_order: i + 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertPaymentMethod(trx, {
+      id: m.id,
+      name: m.name,
+      avatar_url: m.avatar_url,
+      category: m.category,
+      country_code: m.country_code,
+      currency_code: m.currency_code,
+      supports_all_currencies: m.currency_code === 'ALL' ? 1 : 0,
+      integration_type: m.integration_type,
+      sums_currency: m.sums.currency,
+      min_amount: min,
+      max_amount: max,
+      payment_currency: m.payment_currency,
+      crypto_network: m.crypto_network,
+      requisites: m.requisites ? JSON.stringify(m.requisites) : null,
+      estimated_processing_time: m.estimated_processing_time,
+      is_active: 1,
+      deposit_enabled: 1,
+      withdraw_enabled: m.withdraw_enabled ? 1 : 0,
+      sort_order: i + 1,
+      created_at: now,
+      updated_at: now,
+    });
     added++;
   }
   return added;
@@ -239,13 +237,7 @@ export interface MethodFilter {
 
 /** Active methods, in catalogue order, optionally only those serving a currency and a direction. */
 export async function listPaymentMethods(trx: Trx, filter: MethodFilter = {}): Promise<PaymentMethod[]> {
-  const rows = await trx
-    .selectFrom('payment_methods')
-    .selectAll()
-    .where('is_active', '=', 1)
-    .orderBy('sort_order')
-    .orderBy('id')
-    .execute();
+  const rows = await activePaymentMethods(trx);
   const currency = filter.currency ? findCurrency(filter.currency)?.iso_code : undefined;
   return rows
     .filter((r) => (filter.mode ? methodOffered(r.id, filter.mode) : true))
@@ -256,8 +248,4 @@ export async function listPaymentMethods(trx: Trx, filter: MethodFilter = {}): P
       if (filter.direction === 'withdrawal') return m.withdraw_enabled;
       return true;
     });
-}
-
-export async function getPaymentMethodRow(trx: Trx, id: string): Promise<PaymentMethodRow | undefined> {
-  return trx.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -6,11 +6,11 @@
  * directly: the CLI is another process, and the change reaches the user's sockets through the
  * domain_events outbox the server polls.
  */
-import { forUpdate } from '../../db';
 import type { ApprovalStatus } from '../../../contract/payments';
 import { PaymentErrorText } from '../../../contract/payments';
 import { conflict, notFound } from '../errors';
 import type { PaymentsDeps } from './deps';
+import { paymentForUpdate, requirePayment } from './repository';
 import { approveDeposit, approveWithdrawal, changeStatus, rejectWithdrawal } from './status';
 import type { PaymentTxRow } from './wire';
 
@@ -30,7 +30,7 @@ export interface ReviewOutcome {
 
 async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'failed', reason: string): Promise<ReviewOutcome> {
   return deps.tx(async (trx) => {
-    const row = await forUpdate(trx, trx.selectFrom('payment_transactions').selectAll().where('id', '=', id)).executeTakeFirst();
+    const row = await paymentForUpdate(trx, id);
     if (!row) throw notFound(`${PaymentErrorText.transactionNotFound}: #${id}`);
     const now = deps.now();
     let changed: boolean;
@@ -42,7 +42,7 @@ async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'fail
     } else {
       changed = target === 'approved' ? await approveWithdrawal(trx, row, now) : await rejectWithdrawal(trx, row, reason, now);
     }
-    const after = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const after = await requirePayment(trx, id);
     if (!changed && after.status !== target) {
       throw conflict(`Transaction #${id} is ${after.status} and cannot be ${target === 'approved' ? 'approved' : 'rejected'}`);
     }

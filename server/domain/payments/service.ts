@@ -2,7 +2,9 @@
  * The payments service the HTTP module uses: the provider registry (manual, crypto address on
  * the simulated chain, payment link with the sandbox checkout), the method catalogue, deposits,
  * withdrawals, the demo reset, the transaction queries, the provider webhooks, the operator's
- * decisions and the expiry sweeper. Built once per server in the module's init.
+ * decisions, the sandbox checkout pages and the background jobs (expiry sweeper, cluster
+ * adoption, live reconciliation). Built once per server by the composition root
+ * (server/composition.ts); the queries are in repository.ts.
  */
 import crypto from 'node:crypto';
 import { findCurrency } from '../../../contract/currencies';
@@ -21,6 +23,7 @@ import {
   type WithdrawalResult,
 } from '../../../contract/payments';
 import { invalid, notFound } from '../errors';
+import type { DomainLog } from '../log';
 import type { PaymentsMode } from './mode';
 import { OxapayClient } from './oxapay/client';
 import { OxapayInvoiceProvider, OxapayWhiteLabelProvider } from './oxapay/providers';
@@ -30,9 +33,9 @@ import { getBalanceMinor, resetDemo } from '../ledger';
 import { applyCallback, confirmDeposit, createDeposit, depositResult, expireOverdueDeposits, providerFor, type CallbackResult } from './deposits';
 import type { PaymentsDeps } from './deps';
 import { listPaymentMethods, seedPaymentMethods, type MethodFilter } from './methods';
-import { CryptoAddressProvider, SimulatedChain, type PaymentLog } from './providers/crypto-address';
+import { CryptoAddressProvider, SimulatedChain } from './providers/crypto-address';
 import { ManualProvider } from './providers/manual';
-import { PaymentLinkProvider, SandboxCheckout } from './providers/payment-link';
+import { PaymentLinkProvider, SandboxCheckout, type SandboxPage } from './providers/payment-link';
 import type { PaymentProvider, RequestHeaders } from './providers/types';
 import { approveTransaction, rejectTransaction, type ReviewOutcome } from './review';
 import { cryptoWebhookSecret } from './signing';
@@ -41,7 +44,7 @@ import { toWireTransaction } from './wire';
 import { withdrawalResult, createWithdrawal } from './withdrawals';
 
 export interface PaymentsServiceOptions extends PaymentsDeps {
-  log: PaymentLog;
+  log: DomainLog;
   publicUrl: () => string;
   /** Merchant secret of the payment-link provider (the crypto provider's key is derived from it). */
   oxapayWebhookSecret: string;
@@ -70,7 +73,7 @@ export const ADOPT_INTERVAL_MS = 5_000;
 export class PaymentsService {
   readonly deps: PaymentsDeps;
   readonly providers: Map<string, PaymentProvider>;
-  readonly checkout: SandboxCheckout;
+  private readonly checkout: SandboxCheckout;
   readonly cryptoSecret: string;
   private sweeper: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
@@ -169,6 +172,16 @@ export class PaymentsService {
 
   csv(userId: number, query: TransactionListQuery): Promise<string> {
     return exportTransactionsCsv(this.deps.db, userId, query);
+  }
+
+  /** The sandbox checkout's invoice page (providers/payment-link.ts). */
+  checkoutPage(invoiceId: string): Promise<SandboxPage> {
+    return this.checkout.page(invoiceId);
+  }
+
+  /** Pay or Cancel pressed on the sandbox checkout page, with the form's token. */
+  checkoutAction(invoiceId: string, action: 'pay' | 'cancel', token: unknown): Promise<SandboxPage> {
+    return this.checkout.act(invoiceId, action, token);
   }
 
   /** A provider callback: verified and parsed by the adapter, applied by the shared code. */

@@ -7,10 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { RequestHeaders } from './providers/types';
-
-export function hmacHex(algorithm: 'sha256' | 'sha512', secret: string, body: Buffer | string): string {
-  return crypto.createHmac(algorithm, secret).update(body).digest('hex');
-}
+import { hmacHex } from '../../infra/crypto';
 
 /** True when `header` is the hex HMAC of `body` (case-insensitive hex, constant-time compare). */
 export function verifyHmac(algorithm: 'sha256' | 'sha512', secret: string, body: Buffer, header: string | undefined): boolean {

@@ -16,6 +16,7 @@ import { recordEvent } from '../events';
 import { postLedger, withCounterparty, type LedgerEntryInput, type LedgerKind } from '../ledger';
 import { clearingFor } from './clearing';
 import { FINAL_STATUSES, needsStatusPolling } from './polling';
+import { LATE_PAYMENT_PREFIX, realLedgerEntry, setPaymentBalances, updatePaymentStatus, type StatusPatch } from './repository';
 import type { PaymentTxRow } from './wire';
 
 export const creditKey = (id: number) => `deposit:${id}:credit`;
@@ -23,18 +24,9 @@ export const holdKey = (id: number) => `withdrawal:${id}:hold`;
 export const payoutKey = (id: number) => `withdrawal:${id}:payout`;
 export const releaseKey = (id: number) => `withdrawal:${id}:release`;
 
-/**
- * The client_request_id of the review row recorded when a payment arrives for failed deposit
- * `id` (deposits.ts). A client's id cannot contain ':', so it never collides with one.
- */
-export const LATE_PAYMENT_PREFIX = 'late:';
+/** The client_request_id of the review row recorded when a payment arrives for failed deposit `id` (deposits.ts). */
 export const latePaymentKey = (id: number) => `${LATE_PAYMENT_PREFIX}${id}`;
 export const isLatePaymentReview = (row: Pick<PaymentTxRow, 'client_request_id'>) => row.client_request_id?.startsWith(LATE_PAYMENT_PREFIX) ?? false;
-
-export interface StatusPatch {
-  error_message?: string | null;
-  crypto_transaction_hash?: string | null;
-}
 
 /** Move `row` to `to` if it is still in one of `from`; true when this call changed it. */
 export async function changeStatus(
@@ -45,13 +37,7 @@ export async function changeStatus(
   now: number,
   patch: StatusPatch = {},
 ): Promise<boolean> {
-  const result = await trx
-    .updateTable('payment_transactions')
-    .set({ status: to, updated_at: now, ...patch })
-    .where('id', '=', row.id)
-    .where('status', 'in', [...from])
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
+  if (!(await updatePaymentStatus(trx, row.id, to, from, now, patch))) return false;
   await recordEvent(trx, 'payment.status', row.user_id, { transaction_id: row.id, status: to, transaction_type: row.transaction_type }, now);
   // The watch of a crypto/link deposit ends with its final status (polling.ts).
   if (FINAL_STATUSES.includes(to) && needsStatusPolling(row)) await recordEvent(trx, 'payment.polling', row.user_id, { transaction_id: row.id, polling: false }, now);
@@ -75,19 +61,10 @@ export async function movePaymentMoney(
   if (!posted.applied || !trackBalance) return;
   const real = entries.find((e) => e.account === 'real');
   if (!real) return;
-  const entry = await trx
-    .selectFrom('ledger_entries')
-    .select(['balance_after', 'amount'])
-    .where('ledger_tx_id', '=', posted.ledgerTxId)
-    .where('account', '=', 'real')
-    .executeTakeFirst();
+  const entry = await realLedgerEntry(trx, posted.ledgerTxId);
   if (!entry) return;
   const after = Number(entry.balance_after);
-  await trx
-    .updateTable('payment_transactions')
-    .set({ balance_before: after - Number(entry.amount), balance_after: after })
-    .where('id', '=', row.id)
-    .execute();
+  await setPaymentBalances(trx, row.id, after - Number(entry.amount), after);
 }
 
 /** Approve a deposit and credit it, once. False when it was not in one of `from`. */

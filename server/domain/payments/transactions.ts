@@ -1,15 +1,13 @@
 /**
  * Reading deposits and withdrawals: the owner's filtered, paginated list (newest first), one
- * transaction of its owner, the CSV export with the same filters, and the operator's list for
- * the CLI. List statuses group the stored ones: pending = pending + processing,
- * completed = approved, failed = failed + expired + cancelled.
+ * transaction of its owner and the CSV export with the same filters (the queries, and the
+ * operator's list for the CLI, are in repository.ts). List statuses group the stored ones:
+ * pending = pending + processing, completed = approved, failed = failed + expired + cancelled.
  */
 import { formatMinor } from '../../../contract/money';
 import {
-  LIST_STATUS_MEMBERS,
   PaymentErrorText,
   TRANSACTIONS_EXPORT_CAP,
-  type ListStatus,
   type Transaction,
   type TransactionListQuery,
   type TransactionListResult,
@@ -17,32 +15,10 @@ import {
 import type { DB } from '../../db';
 import { notFound } from '../errors';
 import { decimalsOf, ownerPaymentDetails, toWireTransaction, type PaymentTxRow } from './wire';
-import { LATE_PAYMENT_PREFIX } from './status';
-
-type Filters = Omit<TransactionListQuery, 'page' | 'limit'>;
-
-function filtered(db: DB, userId: number, q: Filters) {
-  let base = db.selectFrom('payment_transactions').where('user_id', '=', userId);
-  if (q.type !== 'all') base = base.where('transaction_type', '=', q.type);
-  if (q.status !== 'all') base = base.where('status', 'in', [...LIST_STATUS_MEMBERS[q.status as ListStatus]]);
-  // Money moves only on the real account: account=demo simply matches nothing.
-  if (q.account !== 'all') base = base.where('account', '=', q.account);
-  if (q.date_from !== undefined) base = base.where('created_at', '>=', q.date_from);
-  if (q.date_to !== undefined) base = base.where('created_at', '<=', q.date_to);
-  return base;
-}
+import { findOwnPayment, pageOfUserPayments, userPaymentsForExport, type PaymentFilters } from './repository';
 
 export async function listTransactions(db: DB, userId: number, q: TransactionListQuery): Promise<TransactionListResult> {
-  const base = filtered(db, userId, q);
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(count.n);
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const { rows, total } = await pageOfUserPayments(db, userId, q, { limit: q.limit, offset: (q.page - 1) * q.limit });
   return {
     transactions: rows.map(toWireTransaction),
     pagination: { page: q.page, limit: q.limit, total_count: total, total_pages: Math.ceil(total / q.limit) },
@@ -50,7 +26,7 @@ export async function listTransactions(db: DB, userId: number, q: TransactionLis
 }
 
 export async function getTransaction(db: DB, userId: number, id: number): Promise<Transaction> {
-  const row = await db.selectFrom('payment_transactions').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  const row = await findOwnPayment(db, userId, id);
   if (!row) throw notFound(PaymentErrorText.transactionNotFound);
   return toWireTransaction(row);
 }
@@ -129,36 +105,8 @@ function csvRow(row: PaymentTxRow): string[] {
 }
 
 /** The filtered transactions as CSV (header row first, CRLF line ends, newest first, capped). */
-export async function exportTransactionsCsv(db: DB, userId: number, q: Filters): Promise<string> {
-  const rows = await filtered(db, userId, q)
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(TRANSACTIONS_EXPORT_CAP)
-    .execute();
+export async function exportTransactionsCsv(db: DB, userId: number, q: PaymentFilters): Promise<string> {
+  const rows = await userPaymentsForExport(db, userId, q, TRANSACTIONS_EXPORT_CAP);
   const lines = [CSV_HEADER.map(csvCell).join(','), ...rows.map((r) => csvRow(r).join(','))];
   return lines.join('\r\n') + '\r\n';
-}
-
-// ---- operator -----------------------------------------------------------------------------
-
-export interface OperatorListFilter {
-  status?: ListStatus | 'processing' | 'approved' | 'expired' | 'cancelled' | 'all';
-  type?: 'deposit' | 'withdrawal';
-  userId?: number;
-  limit?: number;
-  /** Only the review rows of late payments on failed deposits (client_request_id `late:<id>`). */
-  latePayments?: boolean;
-}
-
-/** Every user's transactions for the CLI, newest first. `pending` means pending + processing. */
-export async function listForOperator(db: DB, f: OperatorListFilter = {}): Promise<PaymentTxRow[]> {
-  let q = db.selectFrom('payment_transactions').selectAll();
-  if (f.latePayments) q = q.where('transaction_type', '=', 'deposit').where('client_request_id', 'like', `${LATE_PAYMENT_PREFIX}%`);
-  const status = f.status ?? 'all';
-  if (status === 'pending' || status === 'completed' || status === 'failed') q = q.where('status', 'in', [...LIST_STATUS_MEMBERS[status]]);
-  else if (status !== 'all') q = q.where('status', '=', status);
-  if (f.type) q = q.where('transaction_type', '=', f.type);
-  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
-  return q.orderBy('id', 'desc').limit(f.limit ?? 50).execute();
 }

@@ -12,10 +12,11 @@ import { PaymentErrorText, cardNumberProblem, isCardMethod, type WithdrawalReque
 import { invalid } from '../errors';
 import { InsufficientBalanceError, getBalanceMinor } from '../ledger';
 import { checkMethodAndAmount } from './amounts';
-import { byRequestId, providerFor, sameRequestOrThrow, type ProviderRegistry, type RequestIdentity } from './deposits';
+import { providerFor, sameRequestOrThrow, type ProviderRegistry, type RequestIdentity } from './deposits';
 import type { PaymentsDeps } from './deps';
 import type { Replayable } from '../results';
 import { isUniqueViolation } from '../../db/errors';
+import { findPaymentByRequestId, insertPayment, requirePayment } from './repository';
 import { holdKey, movePaymentMoney } from './status';
 import { storedPaymentDetails, toWireTransaction, EMPTY_PAYMENT_COLUMNS, type PaymentTxRow } from './wire';
 
@@ -47,45 +48,41 @@ export async function createWithdrawal(
   const replay = (row: PaymentTxRow) => ({ value: sameRequestOrThrow(row, identity), created: false });
 
   if (requestId) {
-    const earlier = await byRequestId(deps.db, userId, requestId);
+    const earlier = await findPaymentByRequestId(deps.db, userId, requestId);
     if (earlier) return replay(earlier);
   }
   try {
     return await deps.tx(async (trx) => {
       if (requestId) {
-        const earlier = await byRequestId(trx, userId, requestId);
+        const earlier = await findPaymentByRequestId(trx, userId, requestId);
         if (earlier) return replay(earlier);
       }
       if ((await getBalanceMinor(trx, userId, currency.iso_code, 'real')) < amount) throw insufficient();
       const now = deps.now();
-      const created = await trx
-        .insertInto('payment_transactions')
-        .values({
-          ...EMPTY_PAYMENT_COLUMNS,
-          user_id: userId,
-          transaction_type: 'withdrawal',
-          status: 'pending',
-          client_request_id: requestId,
-          payment_method_id: method.id,
-          method_name: method.name,
-          integration_type: method.integration_type,
-          account: 'real',
-          currency: currency.iso_code,
-          amount,
-          final_amount: amount,
-          payment_currency: checked.paymentCurrency.iso_code,
-          amount_payment_currency: checked.amountPayment,
-          exchange_rate: checked.exchangeRate,
-          crypto_wallet_address: method.integration_type === 'crypto_address' ? input.payment_details.requisites : null,
-          crypto_network: method.crypto_network,
-          payment_details: JSON.stringify(details),
-          estimated_processing_time: terms.estimated_processing_time,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const row = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+      const id = await insertPayment(trx, {
+        ...EMPTY_PAYMENT_COLUMNS,
+        user_id: userId,
+        transaction_type: 'withdrawal',
+        status: 'pending',
+        client_request_id: requestId,
+        payment_method_id: method.id,
+        method_name: method.name,
+        integration_type: method.integration_type,
+        account: 'real',
+        currency: currency.iso_code,
+        amount,
+        final_amount: amount,
+        payment_currency: checked.paymentCurrency.iso_code,
+        amount_payment_currency: checked.amountPayment,
+        exchange_rate: checked.exchangeRate,
+        crypto_wallet_address: method.integration_type === 'crypto_address' ? input.payment_details.requisites : null,
+        crypto_network: method.crypto_network,
+        payment_details: JSON.stringify(details),
+        estimated_processing_time: terms.estimated_processing_time,
+        created_at: now,
+        updated_at: now,
+      });
+      const row = await requirePayment(trx, id);
       await movePaymentMoney(
         trx,
         row,
@@ -98,13 +95,13 @@ export async function createWithdrawal(
         now,
         true,
       );
-      const held = await trx.selectFrom('payment_transactions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      const held = await requirePayment(trx, row.id);
       return { value: held, created: true };
     });
   } catch (err) {
     if (err instanceof InsufficientBalanceError) throw insufficient();
     if (requestId && isUniqueViolation(err)) {
-      const earlier = await byRequestId(deps.db, userId, requestId);
+      const earlier = await findPaymentByRequestId(deps.db, userId, requestId);
       if (earlier) return replay(earlier);
     }
     throw err;

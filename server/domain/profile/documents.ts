@@ -205,6 +205,12 @@ export async function getDocument(deps: Pick<ProfileDeps, 'db'>, userId: number,
   return toWire(row, files.get(id) ?? []);
 }
 
+/** A document's rejection reason for the status push (null when none, or when the document is gone). */
+export async function rejectionReasonOf(deps: Pick<ProfileDeps, 'db'>, id: number): Promise<string | null> {
+  const row = await deps.db.selectFrom('documents').select('rejection_reason').where('id', '=', id).executeTakeFirst();
+  return row?.rejection_reason ?? null;
+}
+
 /** One stored file of the owner's document, for download. Anyone else's is "not found". */
 export async function readDocumentFile(
   deps: Pick<ProfileDeps, 'db' | 'dataDir'>,
@@ -255,7 +261,7 @@ export interface OperatorDocument extends Document {
   paths: string[];
 }
 
-export async function listForOperator(
+export async function listDocumentsForOperator(
   deps: Pick<ProfileDeps, 'db' | 'dataDir'>,
   filter: { id?: number; status?: DocumentStatus; userId?: number; limit: number },
 ): Promise<OperatorDocument[]> {
@@ -311,6 +317,6 @@ export async function reviewDocument(deps: ProfileDeps, id: number, decision: Re
     await setStatus(trx, id, row.user_id, decision.status, decision.status === 'rejected' ? decision.reason : null, now);
     return true;
   });
-  const [document] = await listForOperator(deps, { id, limit: 1 });
+  const [document] = await listDocumentsForOperator(deps, { id, limit: 1 });
   return { changed, document };
 }

@@ -19,7 +19,7 @@ import { paymentStatusFacts } from './payment-facts';
 
 export interface EmailNotifierDeps {
   db: DB;
-  events: EventDispatcher;
+  events: Pick<EventDispatcher, 'on'>;
   /** Only `enqueue` is used: it never throws and does not hold the caller on SMTP. */
   mailer: Pick<Mailer, 'enqueue'>;
   log: ProfileLog;

@@ -7,6 +7,7 @@ import { findCurrency } from '../../../contract/currencies';
 import { formatMinor } from '../../../contract/money';
 import type { DB } from '../../db';
 import type { DomainEvent } from '../events';
+import { paymentNoticeRow } from '../payments/repository';
 
 export interface PaymentStatusFacts {
   id: number;
@@ -20,12 +21,7 @@ export interface PaymentStatusFacts {
 
 /** The facts of the event's transaction, or null when it is not the user's (or is gone). */
 export async function paymentStatusFacts(db: DB, userId: number, event: DomainEvent<'payment.status'>): Promise<PaymentStatusFacts | null> {
-  const tx = await db
-    .selectFrom('payment_transactions')
-    .select(['id', 'transaction_type', 'amount', 'currency', 'error_message'])
-    .where('id', '=', event.payload.transaction_id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const tx = await paymentNoticeRow(db, userId, event.payload.transaction_id);
   if (!tx) return null;
   return {
     id: tx.id,

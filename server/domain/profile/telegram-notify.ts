@@ -19,11 +19,12 @@ import { parseFrontSettings } from '../users';
 import type { ProfileLog } from './deps';
 import { safeSend, type TelegramSender } from './telegram';
 import { paymentStatusFacts } from './payment-facts';
+import { settledOrderForMessage } from '../orders/repository';
 import { orderSettledText, paymentStatusText, telegramLanguage } from './telegram-texts';
 
 export interface NotifierDeps {
   db: DB;
-  events: EventDispatcher;
+  events: Pick<EventDispatcher, 'on'>;
   sender: TelegramSender;
   log: ProfileLog;
 }
@@ -55,12 +56,7 @@ async function recipients(db: DB, userIds: readonly number[]): Promise<Map<numbe
 /** Message the owner of a settled order at their linked chat `to`. */
 export async function notifyOrderSettled(deps: Omit<NotifierDeps, 'events'>, event: DomainEvent<'order.settled'>, to: Recipient): Promise<boolean> {
   if (event.userId === null) return false;
-  const order = await deps.db
-    .selectFrom('orders')
-    .select(['id', 'pair_human_code', 'direction', 'account', 'currency', 'stake', 'payout'])
-    .where('id', '=', event.payload.order_id)
-    .where('user_id', '=', event.userId)
-    .executeTakeFirst();
+  const order = await settledOrderForMessage(deps.db, event.payload.order_id, event.userId);
   if (!order) return false;
   const decimals = decimalsOf(order.currency);
   const text = orderSettledText(to.lang, {

@@ -15,7 +15,7 @@
  */
 import type { DB, Trx } from '../../db';
 import { TELEGRAM_CODE_PATTERN, TELEGRAM_CODE_TTL_MINUTES, type TelegramLinkCode, type TelegramStatus, type TelegramUpdate } from '../../../contract/profile';
-import { randomToken, sha256Hex } from '../auth/crypto';
+import { randomToken, sha256Hex } from '../../infra/crypto';
 import { recordEvent } from '../events';
 import { writeOutbox } from '../mail';
 import { parseFrontSettings } from '../users';

@@ -26,7 +26,7 @@ import type { Language } from '../../../contract/user';
 import { ProfileText, TOTP_DIGITS, TOTP_PERIOD_SECONDS, type TwoFactorSetup } from '../../../contract/profile';
 import { NotFound, Unavailable, invalid, rateLimited, unauthenticated } from '../errors';
 import type { AccountLimiter, AccountRule } from '../auth/limits';
-import { constantTimeEqual, randomToken, sha256Hex } from '../auth/crypto';
+import { constantTimeEqual, randomToken, sha256Hex } from '../../infra/crypto';
 import { pickLanguage } from '../auth/emails';
 import type { Mailer, MailMessage } from '../mail';
 import { parseFrontSettings } from '../users';

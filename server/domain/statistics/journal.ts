@@ -3,16 +3,13 @@
  * aggregates, one group per account type and currency. Definitions in contract/statistics.ts and
  * docs/trader-tools.md. Only the streaks need the results in order; they read that one column.
  */
-import { sql } from 'kysely';
 import { findCurrency } from '../../../contract/currencies';
 import { fromMinor } from '../../../contract/money';
 import type { Journal, JournalGroup, JournalPeriod, PairBucket } from '../../../contract/statistics';
 import type { DB } from '../../db';
 import { localHour, periodStart, validZone } from './zone';
-import { CLOSED } from '../orders/wire';
+import { settledOrderAggregates } from '../orders/repository';
 
-/** Orders that count: settled with a trading outcome (refunds are not trades). */
-const COUNTED = ['won', 'lost', 'tie', 'closed_early'] as const;
 /** Hour buckets are quarter hours (every zone's offset is a multiple of 15 min). */
 const QUARTER_MS = 900_000;
 
@@ -25,11 +22,6 @@ interface Sums {
   losses: number;
   net: number;
 }
-
-const wins = sql<number>`sum(case when result = 'won' then 1 else 0 end)`;
-const losses = sql<number>`sum(case when result = 'lost' then 1 else 0 end)`;
-const net = sql<number>`sum(coalesce(payout, 0) - stake)`;
-const trades = sql<number>`count(*)`;
 
 function addTo(target: Sums, row: { trades: unknown; wins: unknown; losses: unknown; net: unknown }) {
   target.trades += Number(row.trades);
@@ -46,57 +38,7 @@ export async function userTimeZone(db: DB, userId: number): Promise<string> {
 export async function buildJournal(db: DB, userId: number, period: JournalPeriod, now: number): Promise<Journal> {
   const zone = await userTimeZone(db, userId);
   const from = periodStart(period, now, zone);
-  const settled = () => {
-    let q = db
-      .selectFrom('orders')
-      .where('user_id', '=', userId)
-      .where('status', '=', CLOSED)
-      .where('result', 'in', [...COUNTED])
-      .where('closed_at', '<=', now);
-    if (from !== null) q = q.where('closed_at', '>=', from);
-    return q;
-  };
-
-  const totals = await settled()
-    .select([
-      'account',
-      'currency',
-      trades.as('trades'),
-      wins.as('wins'),
-      losses.as('losses'),
-      sql<number>`sum(case when result = 'tie' then 1 else 0 end)`.as('ties'),
-      sql<number>`sum(case when result = 'closed_early' then 1 else 0 end)`.as('closed_early'),
-      net.as('net'),
-      sql<number>`sum(stake)`.as('stake'),
-      sql<number>`sum(case when result in ('won', 'lost') then stake else 0 end)`.as('decided_stake'),
-      sql<number>`sum(case when result in ('won', 'lost') then stake * payout_rate_bp else 0 end)`.as('weighted_bp'),
-    ])
-    .groupBy(['account', 'currency'])
-    .execute();
-
-  const byPair = await settled()
-    .select(['account', 'currency', 'pair_code', sql<string>`max(pair_human_code)`.as('pair_human_code'), trades.as('trades'), wins.as('wins'), losses.as('losses'), net.as('net')])
-    .groupBy(['account', 'currency', 'pair_code'])
-    .execute();
-
-  const byExpiry = await settled()
-    .select(['account', 'currency', 'expiry_seconds', trades.as('trades'), wins.as('wins'), losses.as('losses'), net.as('net')])
-    .groupBy(['account', 'currency', 'expiry_seconds'])
-    .execute();
-
-  // Quarter-hour buckets of the opening time in SQL; each bucket's local hour in the user's zone here.
-  const quarter = sql<number>`accepted_at / ${sql.lit(QUARTER_MS)}`;
-  const byQuarter = await settled()
-    .select(['account', 'currency', quarter.as('quarter'), trades.as('trades'), wins.as('wins'), losses.as('losses'), net.as('net')])
-    .groupBy(['account', 'currency', quarter])
-    .execute();
-
-  const sequence = await settled()
-    .where('result', 'in', ['won', 'lost'])
-    .select(['account', 'currency', 'result'])
-    .orderBy('closed_at')
-    .orderBy('id')
-    .execute();
+  const { totals, byPair, byExpiry, byQuarter, sequence } = await settledOrderAggregates(db, userId, from, now, QUARTER_MS);
 
   const groups: JournalGroup[] = [];
   for (const t of totals) {

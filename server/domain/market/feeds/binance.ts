@@ -17,7 +17,7 @@
  *   message of a new connection); the streams are in the URL, so a reconnect resubscribes them.
  * Gaps: a trade id above the symbol's last id + 1 means trades were missed (a drop, a reconnect):
  * counted and logged; a trade id at or below the last one (a replay after reconnect) is skipped.
- * While no trades arrive the pairs go stale and the market suspends them (service.ts).
+ * While no trades arrive the pairs go stale and the market suspends them (quote-watch.ts).
  */
 import WebSocket from 'ws';
 import type { PriceFeed, Tick } from '../types';

@@ -16,13 +16,13 @@
  *      canceled -> failed and the hold released (withdrawal_release); other statuses ->
  *      processing. Each step is status-guarded and ledger-keyed, so replays change nothing.
  */
-import { forUpdate } from '../../../db';
 import { toMinor, fromMinor } from '../../../../contract/money';
 import { PaymentErrorText } from '../../../../contract/payments';
 import { OxapayPayoutSchema, type OxapayPayout } from '../../../../contract/oxapay';
 import { ProviderFailed, invalid, notFound } from '../../errors';
 import { parseInput } from '../../parse';
 import type { PaymentsDeps } from '../deps';
+import { paymentStatus, payoutForUpdate, requirePayment, setPaymentHash, setPaymentInvoiceId } from '../repository';
 import { approveWithdrawal, changeStatus, rejectWithdrawal } from '../status';
 import { decimalsOf, type PaymentTxRow } from '../wire';
 import { parseJsonBody } from '../providers/crypto-address';
@@ -31,10 +31,6 @@ import { OxapayError, type OxapayClient } from './client';
 import { oxapayNetwork, verifyOxapaySignature } from './providers';
 
 export const PAYOUT_WEBHOOK_PATH = '/api/v2/payments/webhooks/oxapay/payout';
-
-async function reread(deps: PaymentsDeps, id: number): Promise<PaymentTxRow> {
-  return deps.db.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
 
 /** Step 2 above. Returns the row as it is afterwards; throws 502 when OxaPay refused. */
 export async function sendPayout(deps: PaymentsDeps, client: OxapayClient, publicUrl: () => string, row: PaymentTxRow): Promise<PaymentTxRow> {
@@ -50,10 +46,10 @@ export async function sendPayout(deps: PaymentsDeps, client: OxapayClient, publi
       description: `TradeTerminal withdrawal #${row.id}`,
     });
     await deps.tx(async (trx) => {
-      await trx.updateTable('payment_transactions').set({ invoice_id: payout.track_id }).where('id', '=', row.id).execute();
+      await setPaymentInvoiceId(trx, row.id, payout.track_id);
       await changeStatus(trx, row, 'processing', ['pending'], deps.now());
     });
-    return reread(deps, row.id);
+    return requirePayment(deps.db, row.id);
   } catch (err) {
     if (err instanceof OxapayError && err.kind === 'refused') {
       deps.log?.warn({ err: err.message, transaction_id: row.id }, 'oxapay: payout refused, hold released');
@@ -63,7 +59,7 @@ export async function sendPayout(deps: PaymentsDeps, client: OxapayClient, publi
     // Unknown outcome: keep the hold, leave it to the operator.
     deps.log?.warn({ err: (err as Error).message, transaction_id: row.id }, 'oxapay: payout outcome unknown, hold kept for the operator');
     await deps.tx((trx) => changeStatus(trx, row, 'processing', ['pending'], deps.now(), { error_message: PaymentErrorText.payoutUnknown }));
-    return reread(deps, row.id);
+    return requirePayment(deps.db, row.id);
   }
 }
 
@@ -76,10 +72,7 @@ export interface PayoutResult {
 /** Step 3: apply what OxaPay says about a payout (webhook or reconciliation). */
 export async function applyPayout(deps: PaymentsDeps, p: OxapayPayout): Promise<PayoutResult> {
   return deps.tx(async (trx) => {
-    const row = await forUpdate(
-      trx,
-      trx.selectFrom('payment_transactions').selectAll().where('transaction_type', '=', 'withdrawal').where('invoice_id', '=', p.track_id),
-    ).executeTakeFirst();
+    const row = await payoutForUpdate(trx, p.track_id);
     if (!row) throw notFound(PaymentErrorText.unknownInvoice);
     if (p.currency.toUpperCase() !== row.payment_currency) throw invalid(PaymentErrorText.currencyMismatch);
     const amount = toMinor(String(p.amount), decimalsOf(row.payment_currency));
@@ -89,15 +82,14 @@ export async function applyPayout(deps: PaymentsDeps, p: OxapayPayout): Promise<
     if (p.status === 'confirmed' || p.status === 'complete') {
       changed = await approveWithdrawal(trx, row, now);
       if (changed && p.tx_hash) {
-        await trx.updateTable('payment_transactions').set({ crypto_transaction_hash: p.tx_hash }).where('id', '=', row.id).execute();
+        await setPaymentHash(trx, row.id, p.tx_hash);
       }
     } else if (p.status === 'rejected' || p.status === 'canceled' || p.status === 'cancelled') {
       changed = await rejectWithdrawal(trx, row, PaymentErrorText.payoutRefused, now);
     } else {
       changed = await changeStatus(trx, row, 'processing', ['pending'], now);
     }
-    const after = await trx.selectFrom('payment_transactions').select('status').where('id', '=', row.id).executeTakeFirstOrThrow();
-    return { transactionId: row.id, status: after.status, changed };
+    return { transactionId: row.id, status: await paymentStatus(trx, row.id), changed };
   });
 }
 

@@ -15,6 +15,7 @@
 import type { PaymentsDeps } from '../deps';
 import { applyCallback, type ProviderRegistry } from '../deposits';
 import { LIVE_METHOD_IDS } from '../mode';
+import { depositsToReconcile, payoutsToReconcile } from '../repository';
 import type { OxapayClient } from './client';
 import { applyPayout } from './payouts';
 import { paymentUpdate } from './providers';
@@ -43,19 +44,7 @@ export async function reconcileOxapay(
   const report: ReconcileReport = { deposits: 0, payouts: 0, changed: 0, failed: 0 };
   const liveIds = [...LIVE_METHOD_IDS];
 
-  const deposits = await deps.db
-    .selectFrom('payment_transactions')
-    .selectAll()
-    .where('transaction_type', '=', 'deposit')
-    .where('payment_method_id', 'in', liveIds)
-    .where('invoice_id', 'is not', null)
-    .where('updated_at', '<=', now - minAgeMs)
-    .where((eb) =>
-      eb.or([eb('status', 'in', ['pending', 'processing']), eb.and([eb('status', '=', 'expired'), eb('expired_at', '>', now - LATE_WINDOW_MS)])]),
-    )
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const deposits = await depositsToReconcile(deps.db, { methodIds: liveIds, now, minAgeMs, lateWindowMs: LATE_WINDOW_MS, limit });
   for (const row of deposits) {
     report.deposits++;
     const provider = providers.get(row.integration_type);
@@ -70,17 +59,7 @@ export async function reconcileOxapay(
     }
   }
 
-  const payouts = await deps.db
-    .selectFrom('payment_transactions')
-    .selectAll()
-    .where('transaction_type', '=', 'withdrawal')
-    .where('payment_method_id', 'in', liveIds)
-    .where('invoice_id', 'is not', null)
-    .where('status', 'in', ['pending', 'processing'])
-    .where('updated_at', '<=', now - minAgeMs)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const payouts = await payoutsToReconcile(deps.db, { methodIds: liveIds, now, minAgeMs, limit });
   for (const row of payouts) {
     report.payouts++;
     try {

@@ -21,9 +21,12 @@ import { CRYPTO_DEPOSIT_TTL_MS, CRYPTO_SIGNATURE_HEADER, CryptoWebhookSchema, Pa
 import { fromMinor, formatMinor } from '../../../../contract/money';
 import type { DB } from '../../../db';
 import { invalid, unauthenticated } from '../../errors';
+import type { DomainLog } from '../../log';
 import { parseInput } from '../../parse';
 import { paymentUri, qrDataUrl } from '../qr';
-import { hmacHex, headerValue, verifyHmac } from '../signing';
+import { findPayment, newerCryptoDeposit, pendingCryptoDeposits } from '../repository';
+import { headerValue, verifyHmac } from '../signing';
+import { hmacHex } from '../../../infra/crypto';
 import { decimalsOf, type PaymentMethodRow, type PaymentTxRow } from '../wire';
 import type { CallbackUpdate, DepositFields, PaymentProvider, RequestHeaders, WithdrawalTerms } from './types';
 
@@ -38,11 +41,6 @@ export interface ChainGateway {
   stop?(): Promise<void>;
   /** Cluster (docs/cluster.md): also watch pending deposits another node was watching. */
   adopt?(): Promise<void>;
-}
-
-export interface PaymentLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
 }
 
 export class CryptoAddressProvider implements PaymentProvider {
@@ -192,7 +190,7 @@ export function bitcoinAddress(keyHash: Buffer, hrp = 'bc'): string {
 export interface SimulatedChainOptions {
   db: DB;
   now: () => number;
-  log: PaymentLog;
+  log: DomainLog;
   /** Base address of this server; the callback goes to `${publicUrl()}/api/v2/payments/webhooks/crypto`. */
   publicUrl: () => string;
   secret: string;
@@ -247,14 +245,7 @@ export class SimulatedChain implements ChainGateway {
    */
   async adopt(): Promise<void> {
     if (this.stopped) return;
-    const rows = await this.opts.db
-      .selectFrom('payment_transactions')
-      .selectAll()
-      .where('transaction_type', '=', 'deposit')
-      .where('integration_type', '=', 'crypto_address')
-      .where('status', '=', 'pending')
-      .where('crypto_wallet_address', 'is not', null)
-      .execute();
+    const rows = await pendingCryptoDeposits(this.opts.db);
     for (const row of rows) if (!this.timers.has(row.id) && !this.confirming.has(row.id)) this.watch(row);
   }
 
@@ -283,23 +274,13 @@ export class SimulatedChain implements ChainGateway {
    * payer went Back (or closed the wizard) and asked for another address, so the simulated payer
    * pays that one and leaves this one unpaid (it expires at the end of its window).
    */
-  private async supersededBy(row: PaymentTxRow): Promise<number | null> {
-    let q = this.opts.db
-      .selectFrom('payment_transactions')
-      .select('id')
-      .where('user_id', '=', row.user_id)
-      .where('transaction_type', '=', 'deposit')
-      .where('integration_type', '=', 'crypto_address')
-      .where('crypto_wallet_address', 'is not', null)
-      .where('id', '>', row.id);
-    if (row.expired_at !== null) q = q.where('created_at', '<', row.expired_at);
-    const newer = await q.orderBy('id', 'desc').executeTakeFirst();
-    return newer ? newer.id : null;
+  private supersededBy(row: PaymentTxRow): Promise<number | null> {
+    return newerCryptoDeposit(this.opts.db, row);
   }
 
   /** The transfer of the exact amount "confirms": send the provider's signed callback. */
   private async confirm(id: number): Promise<void> {
-    const row = await this.opts.db.selectFrom('payment_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findPayment(this.opts.db, id);
     if (!row || row.status !== 'pending' || !row.crypto_wallet_address) return;
     const newer = await this.supersededBy(row);
     if (newer !== null) {

@@ -26,11 +26,14 @@ import {
 } from '../../../../contract/payments';
 import type { DB } from '../../../db';
 import { SANDBOX_METHOD_IDS } from '../mode';
+import { linkInvoice } from '../repository';
 import { unauthenticated } from '../../errors';
+import type { DomainLog } from '../../log';
 import { parseInput } from '../../parse';
-import { hmacHex, headerValue, verifyHmac } from '../signing';
+import { headerValue, verifyHmac } from '../signing';
+import { hmacHex } from '../../../infra/crypto';
 import { decimalsOf, type PaymentMethodRow, type PaymentTxRow } from '../wire';
-import { parseJsonBody, type PaymentLog } from './crypto-address';
+import { parseJsonBody } from './crypto-address';
 import type { CallbackUpdate, DepositFields, PaymentProvider, RequestHeaders } from './types';
 
 export const CHECKOUT_PATH = '/checkout/sandbox';
@@ -103,7 +106,7 @@ export interface SandboxPage {
 export interface SandboxCheckoutOptions {
   db: DB;
   now: () => number;
-  log: PaymentLog;
+  log: DomainLog;
   publicUrl: () => string;
   secret: string;
 }
@@ -113,14 +116,8 @@ export class SandboxCheckout {
   constructor(private readonly opts: SandboxCheckoutOptions) {}
 
   private findInvoice(invoiceId: string): Promise<PaymentTxRow | undefined> {
-    return this.opts.db
-      .selectFrom('payment_transactions')
-      .selectAll()
-      .where('invoice_id', '=', invoiceId)
-      .where('integration_type', '=', 'oxapay_link')
-      // Only sandbox invoices: a live OxaPay invoice is never shown or paid here.
-      .where('payment_method_id', 'in', [...SANDBOX_METHOD_IDS])
-      .executeTakeFirst();
+    // Only sandbox invoices: a live OxaPay invoice is never shown or paid here.
+    return linkInvoice(this.opts.db, invoiceId, SANDBOX_METHOD_IDS);
   }
 
   async page(invoiceId: string): Promise<SandboxPage> {

@@ -1,5 +1,6 @@
 /**
- * The small cryptographic helpers of authentication: opaque random tokens (base64url of 32
+ * The small cryptographic helpers every area uses (authentication, two-factor, Telegram links,
+ * payment webhooks): opaque random tokens (base64url of 32
  * random bytes), their SHA-256 digests (what the database keeps), keyed HMACs for short codes
  * (a 6-digit code has too little entropy for a plain hash: anyone holding the table could try
  * all million), and constant-time comparison.
@@ -15,8 +16,9 @@ export function sha256Hex(value: string): string {
   return crypto.createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-export function hmacHex(secret: string, value: string): string {
-  return crypto.createHmac('sha256', secret).update(value, 'utf8').digest('hex');
+/** Hex HMAC of `data` (a string is read as UTF-8) with `secret`: SHA-256 for our own keys and codes, SHA-512 where a provider asks for it. */
+export function hmacHex(algorithm: 'sha256' | 'sha512', secret: string, data: Buffer | string): string {
+  return crypto.createHmac(algorithm, secret).update(data).digest('hex');
 }
 
 /** Equal strings in time that depends only on their length (both are digests of the same size here). */
