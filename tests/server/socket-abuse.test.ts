@@ -1,6 +1,6 @@
 /**
  * Socket abuse limits on a real server (server/http/socket-guard.ts, the select_pair queue in
- * server/routes/market.ts): one anonymous socket flooding select_pair is cut off (events over
+ * server/http/market-socket.ts): one anonymous socket flooding select_pair is cut off (events over
  * its token bucket are dropped, it is told with error_message and disconnected) after a bounded
  * amount of work, while other clients keep being answered; every event counts, not only
  * select_pair; a newer select_pair replaces the waiting ones; sockets per IP are capped.
