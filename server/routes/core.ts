@@ -9,7 +9,7 @@ import type { ServerModule } from '../context';
 import { ErrorText, fail, ok } from '../../contract/envelope';
 import { CURRENCIES } from '../../contract/currencies';
 import { GetUserdataSchema, ProvideTokenSchema } from '../../contract/socket';
-import { Coalescer } from '../domain/push-batch';
+import { Coalescer } from '../http/push-batch';
 import { SharedPackets } from '../http/shared-packets';
 import { appSocketSessions, roomsWithSockets, socketSession, type SocketSessions } from '../http/socket-session';
 import { userRoom } from '../infra/rooms';

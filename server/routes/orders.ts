@@ -25,7 +25,7 @@ import { requireAuth, requireToken } from '../http/auth';
 import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import { roomsWithSockets } from '../http/socket-session';
 import { userRoom } from '../infra/rooms';
-import { Coalescer } from '../domain/push-batch';
+import { Coalescer } from '../http/push-batch';
 
 export const ordersModule: ServerModule = {
   name: 'orders',
