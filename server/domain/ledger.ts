@@ -19,6 +19,11 @@
  * (only the migration's counter-entries of unclassifiable legacy postings).
  * Real and demo never mix: the demo side (`demo`, `house:demo_issuer`) may not share a
  * transaction with any other account.
+ *
+ * This file alone queries the ledger's tables (`balances`, `house_balances`, `ledger_transactions`,
+ * `ledger_entries`, `house_entries`, `ledger_seals`; scripts/check-shape.ts): the other areas read
+ * and open balances through it too (a new account's real balance, an order's total under its key,
+ * a payment's real entry, the operator's audit and books).
  */
 import { sql } from 'kysely';
 import { dialectOf, forUpdate, type Trx } from '../db';
@@ -447,6 +452,31 @@ export async function getBalanceMinor(trx: Trx, userId: number, currency: string
   return Number(row?.amount ?? 0);
 }
 
+/**
+ * Open a user's real account in `currency` at zero unless it exists (registration, a currency
+ * chosen later). No money moves, so no ledger entry is due: the audit compares balances with
+ * entry sums, and zero matches zero.
+ */
+export async function openRealBalance(trx: Trx, userId: number, currency: string, now: number): Promise<void> {
+  await trx
+    .insertInto('balances')
+    .values({ user_id: userId, currency, account: 'real', amount: 0, updated_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'currency', 'account']).doNothing())
+    .execute();
+}
+
+/** Whether the user has a balance row for `account` in `currency` (at any amount, zero included). */
+export async function hasBalanceRow(trx: Trx, userId: number, currency: string, account: Account): Promise<boolean> {
+  const row = await trx
+    .selectFrom('balances')
+    .select('amount')
+    .where('user_id', '=', userId)
+    .where('currency', '=', currency)
+    .where('account', '=', account)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Set the demo balance of one currency to the standard demo amount (new account, demo reset); the demo issuer is the other side. */
 export async function resetDemo(
   trx: Trx,
@@ -494,6 +524,27 @@ export async function getBalances(trx: Trx, userId: number, ensure: string[] = [
   return out;
 }
 
+/** What the ledger holds in all under one key (an order's `order:<id>:stake` or `order:<id>:settle`), minor units. */
+export async function ledgerSum(db: Trx, key: string): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.ledger_tx_id')
+    .select((eb) => eb.fn.sum<number>('ledger_entries.amount').as('total'))
+    .where('ledger_transactions.idempotency_key', '=', key)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** The `real` account's entry of a ledger transaction (its amount and the balance after it), if any. */
+export function realLedgerEntry(trx: Trx, ledgerTxId: number): Promise<{ balance_after: number; amount: number } | undefined> {
+  return trx
+    .selectFrom('ledger_entries')
+    .select(['balance_after', 'amount'])
+    .where('ledger_tx_id', '=', ledgerTxId)
+    .where('account', '=', 'real')
+    .executeTakeFirst();
+}
+
 export interface AuditDifference {
   /** null for a house account. */
   user_id: number | null;
@@ -523,6 +574,19 @@ export async function auditLedger(trx: Trx): Promise<AuditDifference[]> {
     having sum(balance) <> sum(entries_sum)
   `.execute(trx);
   return rows.rows.map((r) => ({ ...r, user_id: r.user_id === null ? null : Number(r.user_id), balance: Number(r.balance), entries_sum: Number(r.entries_sum) }));
+}
+
+/** How many balance rows there are: the users' (`balances`) and the house's (`house_balances`). */
+export async function balanceRowCounts(trx: Trx): Promise<{ users: number; house: number }> {
+  const row = await trx
+    .selectFrom('balances')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const house = await trx
+    .selectFrom('house_balances')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { users: Number(row.n), house: Number(house.n) };
 }
 
 export interface ZeroSumReport {

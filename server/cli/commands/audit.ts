@@ -6,7 +6,7 @@
  * Prints "Ledger OK: N balances match their entries" and "Books balance: ..." (exit 0), or each
  * problem (exit 1).
  */
-import { auditLedger, checkZeroSum } from '../../domain/ledger';
+import { auditLedger, balanceRowCounts, checkZeroSum } from '../../domain/ledger';
 import { exposureDrift } from '../../domain/orders/exposure';
 import { UsageError, type CliCommand } from './types';
 
@@ -21,15 +21,8 @@ export const auditCommand: CliCommand = {
     const balanced = zero.currencies.length === 0 && zero.transactions.length === 0 && zero.unsealed.length === 0;
     const drift = await exposureDrift(cli.db);
     if (differences.length === 0 && balanced && drift.length === 0) {
-      const row = await cli.db
-        .selectFrom('balances')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      const house = await cli.db
-        .selectFrom('house_balances')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      cli.out(`Ledger OK: ${Number(row.n)} balances match their entries (and ${Number(house.n)} house balances)`);
+      const counts = await balanceRowCounts(cli.db);
+      cli.out(`Ledger OK: ${counts.users} balances match their entries (and ${counts.house} house balances)`);
       cli.out('Books balance: every currency and every ledger transaction sums to zero');
       cli.out('Exposure OK: the per-pair figures the risk limit reads match the open orders');
       return 0;

@@ -13,6 +13,7 @@ import { formatMinor, toMinor } from '../../../contract/money';
 import { transaction } from '../../db';
 import { readBooks } from '../../domain/ledger';
 import { pairSpec } from '../../domain/market/catalogue';
+import { storedPairCode } from '../../domain/market/repository';
 import { readExposure } from '../../domain/orders/exposure';
 import { clearPairLimit, closedOrdersByDay, listPairLimits, setPairLimit } from '../../domain/orders/repository';
 import { parseArgs, UsageError, type CliCommand, type CliContext } from './types';
@@ -156,8 +157,8 @@ async function knownPair(cli: CliContext, raw: string): Promise<string> {
   if (!PAIR.test(raw)) throw new UsageError(`Not a pair code: ${raw}`);
   const code = raw.toUpperCase();
   if (pairSpec(code)) return code;
-  const row = await cli.db.selectFrom('pairs').select('pair_code').where('pair_code', '=', code).executeTakeFirst();
-  if (row) return row.pair_code;
+  const stored = await storedPairCode(cli.db, code);
+  if (stored) return stored;
   throw new UsageError(`Unknown pair ${raw}`);
 }
 

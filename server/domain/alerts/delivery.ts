@@ -10,9 +10,9 @@ import { pickLanguage } from '../auth/emails';
 import type { DomainEvent } from '../events';
 import { parseFrontSettings } from '../users';
 import { DEFAULT_NOTIFICATIONS } from '../profile/personal';
+import { deliverySettings } from '../profile/repository';
 import { telegramLanguage } from '../profile/telegram-texts';
 import type { AlertsDeps } from './deps';
-import { deliverySettings } from './repository';
 import { firedAlertEmail, firedAlertLine, type FiredAlertText } from './texts';
 
 export interface AlertDeliveryDeps extends Pick<AlertsDeps, 'db' | 'events' | 'log' | 'emitToUser' | 'telegram' | 'mailer'> {

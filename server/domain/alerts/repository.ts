@@ -1,10 +1,11 @@
 /**
- * The price alerts' queries: the only place that reads or writes `price_alerts`, plus the read
- * of an owner's delivery settings (email, language, notification switch, linked Telegram chat).
- * Every function takes the handle first: the database, or a running transaction's `trx`.
+ * The price alerts' queries: the only place that reads or writes `price_alerts`. Every function
+ * takes the handle first: the database, or a running transaction's `trx`. What the alerts need
+ * of other tables is their owners': the lock on the owner's row (auth/repository.ts
+ * `lockUserRow`) and the owner's delivery settings (profile/repository.ts `deliverySettings`).
  */
 import type { Selectable } from 'kysely';
-import { forUpdate, type DB, type Trx } from '../../db';
+import type { DB, Trx } from '../../db';
 import type { PriceAlertsTable } from '../../db/tables/alerts';
 
 /** A stored alert as read back. */
@@ -40,11 +41,6 @@ export function alertPair(db: DB, userId: number, id: number): Promise<{ pair_co
   return db.selectFrom('price_alerts').select(['pair_code']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** Lock the user's row: the lock of their alert count (PostgreSQL; SQLite runs writes one by one). */
-export function lockAlertOwner(trx: Trx, userId: number): Promise<unknown> {
-  return forUpdate(trx, trx.selectFrom('users').select('id').where('id', '=', userId)).execute();
-}
-
 /** How many of the user's alerts wait. */
 export async function pendingCount(trx: Trx, userId: number): Promise<number> {
   const count = await trx
@@ -75,16 +71,5 @@ export function markFired(trx: Trx, id: number, firedAt: number, firedPriceScale
     .set({ fired_at: firedAt, fired_price_scaled: firedPriceScaled })
     .where('id', '=', id)
     .where('fired_at', 'is', null)
-    .executeTakeFirst();
-}
-
-/** Where and how a fired alert reaches its owner: the account's email and language, the email switch, the linked chat. */
-export function deliverySettings(db: DB, userId: number) {
-  return db
-    .selectFrom('users as u')
-    .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
-    .leftJoin('telegram_links as t', 't.user_id', 'u.id')
-    .select(['u.email', 'u.username', 'u.front_settings', 'p.notify_email', 't.chat_id', 't.language_code'])
-    .where('u.id', '=', userId)
     .executeTakeFirst();
 }

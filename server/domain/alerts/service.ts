@@ -20,6 +20,7 @@ import {
 import { ErrorText } from '../../../contract/envelope';
 import { NotFound, conflict, invalid, notFound } from '../errors';
 import { recordEvent } from '../events';
+import { lockUserRow } from '../auth/repository';
 import type { Tick } from '../market/types';
 import type { AlertsDeps } from './deps';
 import { startAlertDelivery } from './delivery';
@@ -29,7 +30,6 @@ import {
   deleteAlert,
   findAlert,
   insertAlert,
-  lockAlertOwner,
   markFired,
   pendingCount,
   waitingAlerts,
@@ -151,7 +151,7 @@ export class AlertsService {
     const now = this.deps.now();
     const row = await this.deps.tx(async (trx) => {
       // The user's row is the lock of their alert count (PostgreSQL; SQLite runs writes one by one).
-      await lockAlertOwner(trx, userId);
+      await lockUserRow(trx, userId);
       if ((await pendingCount(trx, userId)) >= MAX_PENDING_ALERTS) throw conflict(AlertErrorText.tooManyAlerts);
       return insertAlert(trx, { user_id: userId, pair_code: pair.pair_code, direction: input.direction, price_scaled: scaled, price_precision: precision, created_at: now });
     });

@@ -7,7 +7,7 @@
  */
 import type { Trx } from '../../db';
 import type { FrontSettings, FrontSettingsUpdate } from '../../../contract/user';
-import { resetDemo } from '../ledger';
+import { hasBalanceRow, openRealBalance, resetDemo } from '../ledger';
 import { parseFrontSettings } from '../users';
 import { mergeChartSetups } from '../../../contract/chart';
 
@@ -29,17 +29,6 @@ export async function updateFrontSettings(trx: Trx, userId: number, patch: Front
 
 /** Open the real (zero) and demo (10,000) accounts of a currency unless the user has them. */
 export async function openCurrency(trx: Trx, userId: number, currency: string, now: number): Promise<void> {
-  await trx
-    .insertInto('balances')
-    .values({ user_id: userId, currency, account: 'real', amount: 0, updated_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'currency', 'account']).doNothing())
-    .execute();
-  const demo = await trx
-    .selectFrom('balances')
-    .select('amount')
-    .where('user_id', '=', userId)
-    .where('currency', '=', currency)
-    .where('account', '=', 'demo')
-    .executeTakeFirst();
-  if (!demo) await resetDemo(trx, userId, currency, `demo-open:${userId}:${currency}`, 'demo_open', now);
+  await openRealBalance(trx, userId, currency, now);
+  if (!(await hasBalanceRow(trx, userId, currency, 'demo'))) await resetDemo(trx, userId, currency, `demo-open:${userId}:${currency}`, 'demo_open', now);
 }

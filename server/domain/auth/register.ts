@@ -6,7 +6,7 @@
 import type { Trx } from '../../db';
 import type { Language } from '../../../contract/user';
 import { AuthText } from '../../../contract/auth';
-import { resetDemo } from '../ledger';
+import { openRealBalance, resetDemo } from '../ledger';
 import { EMPTY_FRONT_SETTINGS } from '../users';
 import { conflict } from '../errors';
 
@@ -73,11 +73,7 @@ export async function createAccount(trx: Trx, account: NewAccount, now: number):
   const userId = row.id;
   // The real account exists from the start at zero; no money moves, so no ledger entry is due
   // (the audit compares balances with entry sums, and zero matches zero).
-  await trx
-    .insertInto('balances')
-    .values({ user_id: userId, currency: account.currency, account: 'real', amount: 0, updated_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'currency', 'account']).doNothing())
-    .execute();
+  await openRealBalance(trx, userId, account.currency, now);
   await resetDemo(trx, userId, account.currency, `demo-open:${userId}:${account.currency}`, 'demo_open', now);
   return userId;
 }

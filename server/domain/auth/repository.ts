@@ -1,13 +1,14 @@
 /**
  * The auth area's reads and writes of the users row that are not part of one of its flows' own
  * query files: the wire User (auth/me, every session answer), the account currency and front
- * settings behind the socket's userdata, and a password rehashed after a login. The flows keep
+ * settings behind the socket's userdata, a password rehashed after a login, and the lock on a
+ * user's row that other areas serialize a user's writes with (alerts). The flows keep
  * theirs beside their rules: login.ts and register.ts (users), sessions.ts (auth_sessions,
  * refresh_tokens, the password change), reset.ts (password_resets), verification.ts
  * (email_verifications), admin.ts (admin_tokens), limits.ts (auth_attempts), front-settings.ts
  * and maintenance.ts (the hourly prune). Every function takes the handle (db or trx) first.
  */
-import type { Trx } from '../../db';
+import { forUpdate, type Trx } from '../../db';
 import type { User } from '../../../contract/user';
 import { getBalances } from '../ledger';
 import { wireUser } from '../users';
@@ -27,4 +28,9 @@ export function currencyAndSettings(db: Trx, userId: number): Promise<{ currency
 /** Store a password hash made with today's parameters (after a successful login with an older one). */
 export async function storeRehash(trx: Trx, userId: number, passwordHash: string): Promise<void> {
   await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+/** Lock the user's row for the rest of the transaction (PostgreSQL; SQLite runs writes one by one). */
+export function lockUserRow(trx: Trx, userId: number): Promise<unknown> {
+  return forUpdate(trx, trx.selectFrom('users').select('id').where('id', '=', userId)).execute();
 }

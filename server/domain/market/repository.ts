@@ -2,7 +2,9 @@
  * The market's own tables besides the tick log (tick-log.ts, tick-chain.ts) and the candles
  * (candle-store.ts): `pairs`, the catalogue as operated, and `market_series`, where each pair's
  * recorded history begins (its first tick, the anchor) and whether the history before it was
- * generated (backfill). Operator changes to `pairs` go through pair-admin.ts.
+ * generated (backfill). Operator changes to `pairs` go through pair-admin.ts. Also here for
+ * other areas: the lock on a pair's row that serializes real placements (orders) and the
+ * operator's lookup of a stored pair (CLI).
  */
 import type { Selectable } from 'kysely';
 import { TIMEFRAMES } from '../../../contract/user';
@@ -40,6 +42,21 @@ export async function seedPairs(trx: Trx, now: number): Promise<void> {
 /** Every pairs row, in display order. */
 export function pairRecords(db: DB | Trx): Promise<PairRecord[]> {
   return db.selectFrom('pairs').selectAll().orderBy('sort_order').orderBy('pair_code').execute();
+}
+
+/** The code of the pairs row `pairCode` names, or undefined when the table has no such pair. */
+export async function storedPairCode(db: DB | Trx, pairCode: string): Promise<string | undefined> {
+  const row = await db.selectFrom('pairs').select('pair_code').where('pair_code', '=', pairCode).executeTakeFirst();
+  return row?.pair_code;
+}
+
+/**
+ * PostgreSQL: lock the pair's row for the rest of the transaction. Real placements on one pair
+ * take it first (orders/exposure.ts), so two of them never both pass the risk check on the same
+ * exposure.
+ */
+export function lockPairRow(trx: Trx, pairCode: string): Promise<unknown> {
+  return trx.selectFrom('pairs').select('pair_code').where('pair_code', '=', pairCode).forUpdate().execute();
 }
 
 /** Each pair's active flag as stored. */

@@ -20,7 +20,8 @@ import { findCurrency } from '../../../contract/currencies';
 import { ORDER_DIRECTIONS, OrderErrorText, type OrderDirection } from '../../../contract/orders';
 import { dialectOf, type Trx } from '../../db';
 import { conflict } from '../errors';
-import { keptAggregates, lockPairForPlacement, openAggregates, riskLimitOf, type AggregateRow } from './repository';
+import { lockPairRow } from '../market/repository';
+import { keptAggregates, openAggregates, riskLimitOf, type AggregateRow } from './repository';
 
 /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD). */
 export const DEFAULT_RISK_MAX_PAIR_LOSS_USD = 50_000;
@@ -132,7 +133,7 @@ export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = 
   if (order.account !== 'real') return;
   // PostgreSQL: real placements on one pair take its row lock first, so two of them never both
   // pass the check on the same exposure (SQLite's BEGIN IMMEDIATE already runs them one by one).
-  if (dialectOf(trx) === 'postgres') await lockPairForPlacement(trx, order.pairCode);
+  if (dialectOf(trx) === 'postgres') await lockPairRow(trx, order.pairCode);
   const directions = byPair(await keptAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
   const before = worstCaseUsdMinor(directions);
   const d = directions[order.direction];

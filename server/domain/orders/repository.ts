@@ -9,9 +9,9 @@
  * Queries on `orders` that search by something other than the primary key compare the status
  * with a SQL literal (`OPEN`, `CLOSED`: wire.ts), so SQLite plans them once.
  *
- * Also here, for the area's own checks: the lock on the pair's row that serializes real
- * placements on PostgreSQL (exposure.ts) and the ledger's total under an order's key (verify.ts).
- * The reads other areas need: the tick log's highest recorded order ticks and the retention
+ * The lock on the pair's row that serializes real placements on PostgreSQL (exposure.ts) is the
+ * market's (market/repository.ts `lockPairRow`), the ledger's total under an order's key
+ * (verify.ts) the ledger's (ledger.ts `ledgerSum`). The reads other areas need: the tick log's highest recorded order ticks and the retention
  * floor (market), the trading journal's aggregates (statistics), a settled order's notice
  * (Telegram), the operator's P&L and order lookups (CLI).
  */
@@ -85,14 +85,6 @@ export async function storeOrder(trx: Trx, order: NewOrder): Promise<OrderRow> {
 }
 
 // ---- risk (exposure.ts) -----------------------------------------------------------------------
-
-/**
- * PostgreSQL: lock the pair's row (market's `pairs`) for the rest of the placement transaction,
- * so two real placements on one pair never both pass the risk check on the same exposure.
- */
-export function lockPairForPlacement(trx: Trx, pairCode: string): Promise<unknown> {
-  return trx.selectFrom('pairs').select('pair_code').where('pair_code', '=', pairCode).forUpdate().execute();
-}
 
 /** Open real orders per pair, direction and currency: their count, stakes and what they pay if they win. */
 export interface AggregateRow {
@@ -366,17 +358,6 @@ export async function earliestOpenAcceptedAt(db: Trx): Promise<number | null> {
     .where('status', '=', OPEN)
     .executeTakeFirst();
   return row?.t === null || row?.t === undefined ? null : Number(row.t);
-}
-
-/** What the ledger holds in all under one key (an order's `order:<id>:stake` or `order:<id>:settle`), minor units. */
-export async function ledgerSum(db: Trx, key: string): Promise<number> {
-  const row = await db
-    .selectFrom('ledger_entries')
-    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.ledger_tx_id')
-    .select((eb) => eb.fn.sum<number>('ledger_entries.amount').as('total'))
-    .where('ledger_transactions.idempotency_key', '=', key)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
 }
 
 // ---- reads for other areas --------------------------------------------------------------------

@@ -16,7 +16,8 @@ import { prunedFrom, storedTickAtOrBefore, storedTickBySeq } from '../market/tic
 import type { Tick } from '../market/types';
 import { closeValueAt } from './early-close';
 import { stakeKey } from './placement';
-import { findOrder, ledgerSum } from './repository';
+import { ledgerSum } from '../ledger';
+import { findOrder } from './repository';
 import { settleKey, settlementOf } from './settle-order';
 import { exitRule } from '../market/exit-rule';
 import type { OrderRow } from './wire';

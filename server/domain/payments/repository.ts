@@ -5,8 +5,9 @@
  * transaction's `trx`. A read-then-write inside a transaction locks what it reads on PostgreSQL
  * (`...ForUpdate`: server/db forUpdate); SQLite's BEGIN IMMEDIATE already serializes writers.
  *
- * Also here: the real-account ledger entry a payment's posting made (status.ts keeps the
- * balance around it on the row), and the read the profile area's notifications need.
+ * Also here: the read the profile area's notifications need. The real-account ledger entry a
+ * payment's posting made (status.ts keeps the balance around it on the row) is the ledger's
+ * (ledger.ts `realLedgerEntry`).
  */
 import type { Insertable } from 'kysely';
 import { LIST_STATUS_MEMBERS, type ApprovalStatus, type ListStatus, type TransactionListQuery } from '../../../contract/payments';
@@ -129,16 +130,6 @@ export async function updatePaymentStatus(
 /** The real balance around a payment's money movement (minor units). */
 export async function setPaymentBalances(trx: Trx, id: number, before: number, after: number): Promise<void> {
   await trx.updateTable('payment_transactions').set({ balance_before: before, balance_after: after }).where('id', '=', id).execute();
-}
-
-/** The `real` account's entry of a ledger transaction (its amount and the balance after it), if any. */
-export function realLedgerEntry(trx: Trx, ledgerTxId: number): Promise<{ balance_after: number; amount: number } | undefined> {
-  return trx
-    .selectFrom('ledger_entries')
-    .select(['balance_after', 'amount'])
-    .where('ledger_tx_id', '=', ledgerTxId)
-    .where('account', '=', 'real')
-    .executeTakeFirst();
 }
 
 // ---- deposits the jobs and the providers look for ---------------------------------------------

@@ -13,10 +13,10 @@
 import type { ApprovalStatus } from '../../../contract/payments';
 import type { Trx } from '../../db';
 import { recordEvent } from '../events';
-import { postLedger, withCounterparty, type LedgerEntryInput, type LedgerKind } from '../ledger';
+import { postLedger, realLedgerEntry, withCounterparty, type LedgerEntryInput, type LedgerKind } from '../ledger';
 import { clearingFor } from './clearing';
 import { FINAL_STATUSES, needsStatusPolling } from './polling';
-import { LATE_PAYMENT_PREFIX, realLedgerEntry, setPaymentBalances, updatePaymentStatus, type StatusPatch } from './repository';
+import { LATE_PAYMENT_PREFIX, setPaymentBalances, updatePaymentStatus, type StatusPatch } from './repository';
 import type { PaymentTxRow } from './wire';
 
 export const creditKey = (id: number) => `deposit:${id}:credit`;

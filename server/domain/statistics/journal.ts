@@ -9,6 +9,7 @@ import type { Journal, JournalGroup, JournalPeriod, PairBucket } from '../../../
 import type { DB } from '../../db';
 import { localHour, periodStart, validZone } from './zone';
 import { settledOrderAggregates } from '../orders/repository';
+import { storedTimeZone } from '../profile/repository';
 
 /** Hour buckets are quarter hours (every zone's offset is a multiple of 15 min). */
 const QUARTER_MS = 900_000;
@@ -31,8 +32,7 @@ function addTo(target: Sums, row: { trades: unknown; wins: unknown; losses: unkn
 }
 
 export async function userTimeZone(db: DB, userId: number): Promise<string> {
-  const row = await db.selectFrom('user_profiles').select('timezone').where('user_id', '=', userId).executeTakeFirst();
-  return validZone(row?.timezone);
+  return validZone(await storedTimeZone(db, userId));
 }
 
 export async function buildJournal(db: DB, userId: number, period: JournalPeriod, now: number): Promise<Journal> {
