@@ -441,14 +441,19 @@ async function postHouseLeg(trx: Trx, ledgerTxId: number, account: HouseAccount,
   await insertHouseEntries.run(trx, [{ ledger_tx_id: ledgerTxId, account, currency, amount, balance_after: after, created_at: now }]);
 }
 
-export async function getBalanceMinor(trx: Trx, userId: number, currency: string, account: Account): Promise<number> {
-  const row = await trx
+/** The balance row of one user account in one currency (undefined: never opened). */
+function storedBalance(trx: Trx, userId: number, currency: string, account: Account) {
+  return trx
     .selectFrom('balances')
     .select('amount')
     .where('user_id', '=', userId)
     .where('currency', '=', currency)
     .where('account', '=', account)
     .executeTakeFirst();
+}
+
+export async function getBalanceMinor(trx: Trx, userId: number, currency: string, account: Account): Promise<number> {
+  const row = await storedBalance(trx, userId, currency, account);
   return Number(row?.amount ?? 0);
 }
 
@@ -467,14 +472,7 @@ export async function openRealBalance(trx: Trx, userId: number, currency: string
 
 /** Whether the user has a balance row for `account` in `currency` (at any amount, zero included). */
 export async function hasBalanceRow(trx: Trx, userId: number, currency: string, account: Account): Promise<boolean> {
-  const row = await trx
-    .selectFrom('balances')
-    .select('amount')
-    .where('user_id', '=', userId)
-    .where('currency', '=', currency)
-    .where('account', '=', account)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await storedBalance(trx, userId, currency, account)) !== undefined;
 }
 
 /** Set the demo balance of one currency to the standard demo amount (new account, demo reset); the demo issuer is the other side. */
