@@ -118,11 +118,11 @@ export { FEATURE_CHILDREN, type FeatureLogic } from './features';
 
 /**
  * The toast (if any) that confirms a saved settings change. Pair and timeframe save silently:
- * the chart itself shows the choice (issue 26).
+ * the chart itself shows the choice; currency and account type confirm beside their control
+ * (the balance actor's savedNote) rather than in a toast (issue 26).
  */
 export function settingsSavedToastKey(patch: SettingsPatch): string | null {
-  if (patch.current_currency !== undefined) return 'settings.currency_saved';
-  if (patch.balance_type !== undefined) return 'settings.balance_type_saved';
+  if (patch.current_currency !== undefined || patch.balance_type !== undefined) return null;
   if (patch.language !== undefined || patch.theme !== undefined) return 'settings.saved';
   if (patch.keyboard_shortcuts !== undefined || patch.sounds !== undefined) return 'settings.saved';
   return null;
@@ -304,6 +304,7 @@ export const appMachine = setup({
       assertEvent(event, 'session.settingsSaved');
       const messageKey = settingsSavedToastKey(event.patch);
       if (messageKey) enqueue.sendTo('toasts', { type: 'toast.requested', toast: { type: 'success', messageKey } } satisfies ToastsEvent);
+      enqueue.sendTo('balance', { type: 'balance.settingsSaved', patch: event.patch } satisfies BalanceEvent);
     }),
     toastSettingsFailed: sendTo('toasts', ({ event }): ToastsEvent => {
       assertEvent(event, 'session.settingsSaveFailed');

@@ -168,9 +168,9 @@ describe('app routing helpers', () => {
     expect(SOCKET_ROUTES.pong[0].toEvent(undefined)).toEqual({ type: 'socket.pongReceived', time: null });
   });
 
-  it('confirms saved currency, account type, language and theme; a pair or timeframe saves silently', () => {
-    expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBe('settings.currency_saved');
-    expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBe('settings.balance_type_saved');
+  it('toasts saved language and theme; currency and account type confirm beside their control, a pair or timeframe silently', () => {
+    expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBeNull();
+    expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBeNull();
     expect(settingsSavedToastKey({ theme: 'light' })).toBe('settings.saved');
     expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1m' })).toBeNull();
   });
@@ -336,13 +336,14 @@ describe('app wiring with the real children', () => {
     expect(child('session').getSnapshot().context.user.front_settings.current_currency).toBe('USD');
   });
 
-  it('toasts a saved currency and a demo reset with locale keys', async () => {
+  it('confirms a saved currency beside its control and toasts a demo reset', async () => {
     const { child, toasts, logIn } = startApp();
     await logIn();
     child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' });
     child('balance').send({ type: 'balance.demoResetRequested', currency: 'EUR' });
-    await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
-    expect(toasts().sort()).toEqual(['balance.demo_reseted', 'settings.currency_saved']);
+    await waitFor(child('balance'), (s) => s.context.savedNote === 'settings.currency_saved');
+    await waitFor(child('toasts'), (s) => s.context.toasts.length === 1);
+    expect(toasts()).toEqual(['balance.demo_reseted']);
   });
 
   it('saves the trader\'s pair and timeframe choices without a toast (issue 26: the chart shows them)', async () => {
