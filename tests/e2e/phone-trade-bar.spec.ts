@@ -5,7 +5,8 @@
  * 45 % of the height, axe finds nothing on the bar; an order puts its count on the Orders button,
  * which opens the orders in a bottom sheet. Choosing a timeframe toasts nothing. Three orders
  * that settle together say so in one toast ("3 trades closed: ..."), shown above the bar and
- * below the price. Screenshots go to tests/e2e/screenshots/phone-*.png for a person to look at.
+ * below the price. A saved account type or currency confirms beside its control, with no toast.
+ * Screenshots go to tests/e2e/screenshots/phone-*.png for a person to look at.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,7 +90,7 @@ for (const [width, height] of [
     // Choosing a timeframe saves without a toast.
     await page.getByRole('radio', { name: '15m' }).check();
     await page.waitForTimeout(1000);
-    await expect(page.locator('.toast')).toHaveCount(0);
+    await expect(page.locator('.toast').filter({ hasText: /saved/ })).toHaveCount(0);
 
     let current: Language = 'en';
     for (const lang of LANGUAGES) {
@@ -139,4 +140,22 @@ test('orders that settle together collapse into one toast, above the trade bar a
   expect(toast && bar && toast.y + toast.height).toBeLessThanOrEqual(bar?.y ?? 0);
   expect(toast && price && toast.y).toBeGreaterThanOrEqual((price?.y ?? 0) + (price?.height ?? 0));
   await screenshot(page, 'phone-settled-toast');
+});
+
+test('a saved account type and currency confirm beside their control, not in a toast', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await registerThroughForm(page, uniqueUser('quiet'), 'USD');
+  await waitForChart(page);
+  await page.getByRole('button', { name: 'Balance and accounts' }).click();
+  const panel = page.locator('.balance-panel');
+  const target = (await page.getByRole('radio', { name: /Real account/ }).isChecked()) ? /Demo account/ : /Real account/;
+  await page.getByRole('radio', { name: target }).check();
+  await expect(panel.getByRole('status').filter({ hasText: 'Account type changed' })).toBeVisible();
+  await panel.getByRole('combobox', { name: 'Currency' }).selectOption('EUR');
+  await expect(panel.getByRole('status').filter({ hasText: 'Currency changed' })).toBeVisible();
+  await expect(panel.getByRole('status').filter({ hasText: 'Account type changed' })).toHaveCount(0);
+  await expect(page.locator('.toast').filter({ hasText: /changed|saved/ })).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).include('.balance-panel').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await screenshot(page, 'phone-quiet-balance-panel-desktop');
 });
