@@ -67,6 +67,12 @@ export interface ToastRequest {
   type: ToastType;
   /** Milliseconds; 0 or less keeps the toast until dismissed. Defaults by type. */
   duration?: number;
+  /**
+   * A settled order's outcome (its net result in minor units of its currency): settlements
+   * that arrive while another one of the same currency still shows join it in one toast
+   * ("3 trades closed: +$12.40"; machines/toasts).
+   */
+  settlement?: { currency: string; netMinor: number };
 }
 
 /** One message the live socket delivered: the socket.io event name and its payload. */

@@ -76,8 +76,6 @@ export interface AppInput {
 export interface AppContext {
   /** The startup input, held only until the children are spawned from it. */
   startup: AppInput | null;
-  /** The trader's own pair or timeframe choice waiting for its save (its success message follows it). */
-  settingsConfirm: 'pair' | 'timeframe' | null;
   /** The open session's token and user, kept so the features can start with it once their code is in. */
   signedIn: { token: string; user: User } | null;
 }
@@ -85,7 +83,7 @@ export interface AppContext {
 export type AppEvent =
   | SessionParentEvent
   | ({ type: 'socket.messageReceived' } & SocketMessage)
-  | { type: 'settings.changed'; patch: SettingsPatch; confirm?: 'pair' | 'timeframe' }
+  | { type: 'settings.changed'; patch: SettingsPatch }
   | { type: 'toast.requested'; toast: ToastRequest }
   | { type: 'session.registered'; token: string; refreshToken: string | null; user: User }
   | { type: 'flow.registrationStarted'; tracking?: Record<string, string>; language?: Language }
@@ -118,12 +116,13 @@ export const APP_FEATURE_CHILDREN = ['socket', 'paymentMethods', 'transactions',
 export { FEATURE_CHILDREN, type FeatureLogic } from './features';
 
 
-/** The toast (if any) that confirms a saved settings change. Pair and timeframe show on the chart itself. */
-export function settingsSavedToastKey(patch: SettingsPatch, confirm: 'pair' | 'timeframe' | null = null): string | null {
-  if (patch.current_currency !== undefined) return 'settings.currency_saved';
-  // The trader's own pair or timeframe choice (the default rule of section 4 saves silently).
-  if (confirm && (patch.currentPair !== undefined || patch.currentTimeframe !== undefined)) return confirm === 'pair' ? 'settings.pair_saved' : 'settings.timeframe_saved';
-  if (patch.balance_type !== undefined) return 'settings.balance_type_saved';
+/**
+ * The toast (if any) that confirms a saved settings change. Pair and timeframe save silently:
+ * the chart itself shows the choice; currency and account type confirm beside their control
+ * (the balance actor's savedNote) rather than in a toast (issue 26).
+ */
+export function settingsSavedToastKey(patch: SettingsPatch): string | null {
+  if (patch.current_currency !== undefined || patch.balance_type !== undefined) return null;
   if (patch.language !== undefined || patch.theme !== undefined) return 'settings.saved';
   if (patch.keyboard_shortcuts !== undefined || patch.sounds !== undefined) return 'settings.saved';
   return null;
@@ -301,16 +300,11 @@ export const appMachine = setup({
         toast: event.reason === 'unauthorized' ? { type: 'warning', messageKey: 'auth.session_expired' } : { type: 'info', messageKey: 'auth.logged_out' },
       };
     }),
-    toastSettingsSaved: enqueueActions(({ context, event, enqueue }) => {
+    toastSettingsSaved: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'session.settingsSaved');
-      const messageKey = settingsSavedToastKey(event.patch, context.settingsConfirm);
+      const messageKey = settingsSavedToastKey(event.patch);
       if (messageKey) enqueue.sendTo('toasts', { type: 'toast.requested', toast: { type: 'success', messageKey } } satisfies ToastsEvent);
-      if (context.settingsConfirm && (event.patch.currentPair !== undefined || event.patch.currentTimeframe !== undefined)) enqueue.assign({ settingsConfirm: null });
-    }),
-    forgetSettingsConfirm: assign({ settingsConfirm: null }),
-    rememberSettingsConfirm: assign(({ context, event }) => {
-      assertEvent(event, 'settings.changed');
-      return { settingsConfirm: event.confirm ?? context.settingsConfirm };
+      enqueue.sendTo('balance', { type: 'balance.settingsSaved', patch: event.patch } satisfies BalanceEvent);
     }),
     toastSettingsFailed: sendTo('toasts', ({ event }): ToastsEvent => {
       assertEvent(event, 'session.settingsSaveFailed');
@@ -423,16 +417,16 @@ export const appMachine = setup({
   },
 }).createMachine({
   id: 'app',
-  context: ({ input }) => ({ startup: input, settingsConfirm: null, signedIn: null }),
+  context: ({ input }) => ({ startup: input, signedIn: null }),
   entry: ['spawnSession', 'spawnBalance', 'spawnTheme', 'spawnLocale', 'spawnModals', 'spawnToasts', 'forgetStartup'],
   type: 'parallel',
   on: {
     'session.userUpdated': { actions: 'refreshBalances' },
     'session.settingsSaved': { actions: 'toastSettingsSaved' },
-    'session.settingsSaveFailed': { actions: ['toastSettingsFailed', 'forgetSettingsConfirm'] },
+    'session.settingsSaveFailed': { actions: 'toastSettingsFailed' },
     'session.registered': { actions: 'openRegisteredSession' },
     'socket.messageReceived': { actions: 'routeSocketMessage' },
-    'settings.changed': { actions: ['saveSettings', 'rememberSettingsConfirm'] },
+    'settings.changed': { actions: 'saveSettings' },
     'toast.requested': { actions: 'showToast' },
     'session.userRefreshRequested': { actions: 'refreshUser' },
   },

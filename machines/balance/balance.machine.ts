@@ -6,7 +6,9 @@
  * from me / userdata / update_balances, `balance.currenciesReceived` from the socket, and
  * `balance.cleared` on logout. The user's choices (`balance.currencyChosen`,
  * `balance.typeChosen`) apply at once and go to the parent as `settings.changed` so the
- * session saves them. A demo reset runs in `resettingDemo`; its outcome reaches the parent as a
+ * session saves them; once saved (`balance.settingsSaved`, from the app) `savedNote` holds the
+ * spec's success message, which the balance panel shows beside the control (issue 26: not a
+ * toast); the next choice or logout clears it. A demo reset runs in `resettingDemo`; its outcome reaches the parent as a
  * `toast.requested` (a locale key, or the server's text on failure).
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
@@ -24,6 +26,8 @@ export interface BalanceContext {
   currenciesLoaded: boolean;
   selectedCurrency: string;
   balanceType: BalanceType;
+  /** The success message of the last saved choice, shown beside its control; null when none. */
+  savedNote: 'settings.currency_saved' | 'settings.balance_type_saved' | null;
 }
 
 export type BalanceEvent =
@@ -33,6 +37,7 @@ export type BalanceEvent =
   | { type: 'balance.currencyChosen'; currency: string }
   | { type: 'balance.typeChosen'; balanceType: BalanceType }
   | { type: 'balance.demoResetRequested'; currency: string }
+  | { type: 'balance.settingsSaved'; patch: SettingsPatch }
   | { type: 'balance.cleared' };
 
 export type BalanceParentEvent = { type: 'settings.changed'; patch: SettingsPatch } | { type: 'toast.requested'; toast: ToastRequest };
@@ -82,14 +87,18 @@ export const balanceMachine = setup({
     }),
     assignCurrency: assign(({ event }) => {
       assertEvent(event, 'balance.currencyChosen');
-      return { selectedCurrency: event.currency };
+      return { selectedCurrency: event.currency, savedNote: null };
     }),
     assignType: assign(({ event }) => {
       assertEvent(event, 'balance.typeChosen');
-      return { balanceType: event.balanceType };
+      return { balanceType: event.balanceType, savedNote: null };
+    }),
+    assignSavedNote: assign(({ event }) => {
+      assertEvent(event, 'balance.settingsSaved');
+      return { savedNote: event.patch.current_currency !== undefined ? 'settings.currency_saved' : 'settings.balance_type_saved' };
     }),
     applyDemoReset: assign(({ context }, output: ResetDemoOutput) => ({ balances: applyNewDemoBalances(context.balances, output.new_balance) })),
-    clear: assign({ balances: {}, selectedCurrency: DEFAULT_CURRENCY, balanceType: DEFAULT_BALANCE_TYPE }),
+    clear: assign({ balances: {}, selectedCurrency: DEFAULT_CURRENCY, balanceType: DEFAULT_BALANCE_TYPE, savedNote: null }),
     notifyCurrencyChosen: sendParent(({ event }): BalanceParentEvent => {
       assertEvent(event, 'balance.currencyChosen');
       return { type: 'settings.changed', patch: { current_currency: event.currency } };
@@ -109,6 +118,10 @@ export const balanceMachine = setup({
     ),
   },
   guards: {
+    isBalanceSetting: ({ event }) => {
+      assertEvent(event, 'balance.settingsSaved');
+      return event.patch.current_currency !== undefined || event.patch.balance_type !== undefined;
+    },
     isCurrencyChange: ({ context, event }) => {
       assertEvent(event, 'balance.currencyChosen');
       return event.currency !== context.selectedCurrency;
@@ -126,6 +139,7 @@ export const balanceMachine = setup({
     currenciesLoaded: false,
     selectedCurrency: DEFAULT_CURRENCY,
     balanceType: DEFAULT_BALANCE_TYPE,
+    savedNote: null,
   },
   initial: 'idle',
   on: {
@@ -140,6 +154,11 @@ export const balanceMachine = setup({
     'balance.typeChosen': {
       guard: 'isTypeChange',
       actions: ['assignType', 'notifyTypeChosen'],
+    },
+    'balance.settingsSaved': {
+      guard: 'isBalanceSetting',
+      description: 'The saved currency or account type: its success message beside the control. Other settings are not the balance panel\'s.',
+      actions: 'assignSavedNote',
     },
     'balance.cleared': { actions: 'clear' },
   },

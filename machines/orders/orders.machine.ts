@@ -139,6 +139,15 @@ export function liveEstimate(order: Pick<Order, 'currency_amount' | 'amount_in_u
 
 /** The toast for a settled order, or null when none is due (still open). */
 export function settledToast(order: Order): ToastRequest | null {
+  const toast = settledToastText(order);
+  if (!toast) return null;
+  // Its net result, so settlements arriving together collapse into one toast (machines/toasts).
+  const decimals = findCurrency(order.currency)?.decimals ?? 2;
+  const netMinor = Math.round((order.profit_loss ?? 0) * 10 ** decimals);
+  return { ...toast, settlement: { currency: order.currency.toUpperCase(), netMinor } };
+}
+
+function settledToastText(order: Order): ToastRequest | null {
   const pair = order.pair_human_code;
   const stake = moneyParam(order.amount, order.currency);
   switch (order.result) {

@@ -71,7 +71,7 @@ export interface SelectPairPayload {
 /** What the pairs actor tells its parent (the app routes both). */
 export type PairsParentEvent =
   /** `confirm`: the trader chose it (a success message follows the save); absent for the default rule. */
-  | { type: 'settings.changed'; patch: SettingsPatch; confirm?: 'pair' | 'timeframe' }
+  | { type: 'settings.changed'; patch: SettingsPatch }
   | { type: 'socket.emitRequested'; event: 'select_pair'; payload: SelectPairPayload };
 
 /** A pair is active unless it is explicitly switched off (spec section 3). */
@@ -178,10 +178,10 @@ export const pairsMachine = setup({
       assertEvent(event, 'pairs.timeframeSelected');
       return { currentTimeframe: event.timeframe };
     }),
-    saveSelection: enqueueActions(({ context, enqueue }, params?: { confirm: 'pair' | 'timeframe' }) => {
+    // Saved silently: the chart itself shows the choice (issue 26, no "Trading pair saved" toast).
+    saveSelection: enqueueActions(({ context, enqueue }) => {
       if (context.currentPair === null || context.currentTimeframe === null) return;
-      const patch = { currentPair: context.currentPair, currentTimeframe: context.currentTimeframe };
-      const saved: PairsParentEvent = params ? { type: 'settings.changed', patch, confirm: params.confirm } : { type: 'settings.changed', patch };
+      const saved: PairsParentEvent = { type: 'settings.changed', patch: { currentPair: context.currentPair, currentTimeframe: context.currentTimeframe } };
       enqueue.sendParent(saved);
     }),
     subscribeSelection: enqueueActions(({ context, enqueue }) => {
@@ -253,12 +253,12 @@ export const pairsMachine = setup({
         },
         ready: {
           on: {
-            'pairs.pairSelected': { guard: 'isOtherActivePair', actions: ['assignPair', { type: 'saveSelection', params: { confirm: 'pair' } }, 'subscribeSelection'] },
+            'pairs.pairSelected': { guard: 'isOtherActivePair', actions: ['assignPair', 'saveSelection', 'subscribeSelection'] },
             'pairs.timeframeSelected': {
               guard: 'isOtherOfferedTimeframe',
-              actions: ['assignTimeframe', { type: 'saveSelection', params: { confirm: 'timeframe' } }, 'subscribeSelection'],
+              actions: ['assignTimeframe', 'saveSelection', 'subscribeSelection'],
             },
-            'pairs.pairStepped': { guard: 'hasOtherPair', actions: ['assignSteppedPair', { type: 'saveSelection', params: { confirm: 'pair' } }, 'subscribeSelection'] },
+            'pairs.pairStepped': { guard: 'hasOtherPair', actions: ['assignSteppedPair', 'saveSelection', 'subscribeSelection'] },
             'pairs.pairsReceived': { target: 'choosing', description: 'The current pair may have been switched off.', actions: 'assignPairs' },
           },
         },

@@ -7,8 +7,14 @@
  * entry with an id from a counter in context and, when its duration is positive, raises a
  * delayed `toast.dismissed` to itself after `toastDuration` (the toast's own duration); a manual
  * dismiss cancels that timer. At most MAX_TOASTS are kept: the oldest goes first.
+ *
+ * Settlements collapse (issue 26): a request that carries a `settlement` while a settlement
+ * toast of the same currency still shows joins it instead of stacking: one toast counts the
+ * trades and sums their net result ("3 trades closed: +$12.40"), it moves to the newest place
+ * and its timer starts again.
  */
 import { assertEvent, assign, cancel, enqueueActions, setup } from 'xstate';
+import { findCurrency } from '../../contract/currencies';
 import type { MessageParams, ToastRequest, ToastType } from '../types';
 
 export interface Toast {
@@ -19,6 +25,8 @@ export interface Toast {
   type: ToastType;
   /** Milliseconds until it dismisses itself; 0 or less: it stays until dismissed. */
   duration: number;
+  /** Settled orders this toast speaks for: how many, in which currency, their net result (minor units). */
+  settlement?: { currency: string; netMinor: number; count: number };
 }
 
 export interface ToastsContext {
@@ -44,6 +52,24 @@ export function toastDuration(request: ToastRequest): number {
 
 const timerId = (id: number) => `toast.dismiss.${id}`;
 
+/** The settlement toast showing in a currency, if any. */
+export function settlementToastIn(toasts: readonly Toast[], currency: string): Toast | undefined {
+  return toasts.find((t) => t.settlement?.currency === currency);
+}
+
+/** One toast for several settled orders: their count and net result, signed ("+$12.40"). */
+export function collapsedSettlement(previous: NonNullable<Toast['settlement']>, netMinor: number): Pick<Toast, 'messageKey' | 'params' | 'type' | 'settlement'> {
+  const total = previous.netMinor + netMinor;
+  const count = previous.count + 1;
+  const decimals = findCurrency(previous.currency)?.decimals ?? 2;
+  return {
+    type: total > 0 ? 'success' : 'info',
+    messageKey: 'orders.settled_many',
+    params: { count, sign: total > 0 ? '+' : '', amount: { money: total / 10 ** decimals, currency: previous.currency.toUpperCase() } },
+    settlement: { currency: previous.currency, netMinor: total, count },
+  };
+}
+
 function newestToast(context: ToastsContext): Toast | undefined {
   return context.toasts[context.toasts.length - 1];
 }
@@ -64,11 +90,21 @@ export const toastsMachine = setup({
       if (messageKey !== undefined) toast.messageKey = messageKey;
       if (message !== undefined) toast.message = message;
       if (params !== undefined) toast.params = params;
+      if (event.toast.settlement) toast.settlement = { ...event.toast.settlement, count: 1 };
       return { toasts: [...context.toasts, toast].slice(-MAX_TOASTS), nextId: context.nextId + 1 };
     }),
+    joinSettlement: assign(({ context, event }) => {
+      assertEvent(event, 'toast.requested');
+      const request = event.toast.settlement;
+      const previous = request && settlementToastIn(context.toasts, request.currency);
+      if (!request || !previous?.settlement) return {};
+      const joined: Toast = { id: previous.id, duration: toastDuration(event.toast), ...collapsedSettlement(previous.settlement, request.netMinor) };
+      return { toasts: [...context.toasts.filter((t) => t.id !== previous.id), joined] };
+    }),
+    cancelJoinedTimer: cancel(({ context }) => timerId(newestToast(context)?.id ?? 0)),
     scheduleDismiss: enqueueActions(({ context, enqueue }) => {
       const toast = newestToast(context);
-      if (!toast) return;
+      if (!toast || toast.duration <= 0) return;
       enqueue.raise({ type: 'toast.dismissed', id: toast.id }, { id: timerId(toast.id), delay: 'toastDuration' });
     }),
     removeToast: assign(({ context, event }) => {
@@ -81,6 +117,11 @@ export const toastsMachine = setup({
     }),
   },
   guards: {
+    joinsSettlement: ({ context, event }) => {
+      assertEvent(event, 'toast.requested');
+      const request = event.toast.settlement;
+      return request !== undefined && settlementToastIn(context.toasts, request.currency) !== undefined;
+    },
     hasAutoDismiss: ({ event }) => {
       assertEvent(event, 'toast.requested');
       return toastDuration(event.toast) > 0;
@@ -104,6 +145,11 @@ export const toastsMachine = setup({
     empty: {},
     showing: {
       on: {
+        'toast.requested': {
+          guard: 'joinsSettlement',
+          description: 'A settlement while another in its currency shows: one toast for both, its timer started again.',
+          actions: ['joinSettlement', 'cancelJoinedTimer', 'scheduleDismiss'],
+        },
         'toast.dismissed': [
           { guard: 'isLastToast', target: 'empty', actions: ['cancelDismissTimer', 'removeToast'] },
           { actions: ['cancelDismissTimer', 'removeToast'] },

@@ -5,8 +5,8 @@
  * errors assertively (role=alert), everything else politely (role=status).
  *
  * Placement (Toasts.css): desktop at the bottom-left of the content area, newest at the bottom,
- * clear of the right-hand trade column; tablets and phones compact at the top under the header,
- * newest on top. It is drawn in a portal on <body> so it stays above every modal, sheet and
+ * clear of the right-hand trade column; tablets at the top of the chart, newest on top; phones
+ * compact just above the trade bar, newest at the bottom (never over the price or Up / Down). It is drawn in a portal on <body> so it stays above every modal, sheet and
  * overlay (the app root is its own stacking context). At most `limit` toasts show (3 on
  * desktop, 2 on phones); older ones wait collapsed behind a "+N more" line that takes no clicks,
  * and come back into view as newer ones go.

@@ -6,7 +6,7 @@
  * and password reset flows are spawned, replaced and stopped; the feature children exist only
  * once `loadFeatures` is done, and a session that opened meanwhile starts them.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef, type AnyEventObject } from 'xstate';
 import { CURRENCIES } from '../../contract/currencies';
 import type { User } from '../../contract/user';
@@ -168,13 +168,11 @@ describe('app routing helpers', () => {
     expect(SOCKET_ROUTES.pong[0].toEvent(undefined)).toEqual({ type: 'socket.pongReceived', time: null });
   });
 
-  it("confirms saved currency, account type, language and theme, and the trader's own pair and timeframe (not the default rule's)", () => {
-    expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBe('settings.currency_saved');
-    expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBe('settings.balance_type_saved');
+  it('toasts saved language and theme; currency and account type confirm beside their control, a pair or timeframe silently', () => {
+    expect(settingsSavedToastKey({ current_currency: 'EUR' })).toBeNull();
+    expect(settingsSavedToastKey({ balance_type: 'RealBalance' })).toBeNull();
     expect(settingsSavedToastKey({ theme: 'light' })).toBe('settings.saved');
     expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1m' })).toBeNull();
-    expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1m' }, 'pair')).toBe('settings.pair_saved');
-    expect(settingsSavedToastKey({ currentPair: 'EURUSD', currentTimeframe: '1h' }, 'timeframe')).toBe('settings.timeframe_saved');
   });
 });
 
@@ -338,16 +336,17 @@ describe('app wiring with the real children', () => {
     expect(child('session').getSnapshot().context.user.front_settings.current_currency).toBe('USD');
   });
 
-  it('toasts a saved currency and a demo reset with locale keys', async () => {
+  it('confirms a saved currency beside its control and toasts a demo reset', async () => {
     const { child, toasts, logIn } = startApp();
     await logIn();
     child('balance').send({ type: 'balance.currencyChosen', currency: 'USD' });
     child('balance').send({ type: 'balance.demoResetRequested', currency: 'EUR' });
-    await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
-    expect(toasts().sort()).toEqual(['balance.demo_reseted', 'settings.currency_saved']);
+    await waitFor(child('balance'), (s) => s.context.savedNote === 'settings.currency_saved');
+    await waitFor(child('toasts'), (s) => s.context.toasts.length === 1);
+    expect(toasts()).toEqual(['balance.demo_reseted']);
   });
 
-  it("toasts the trader's own pair and timeframe choices once saved, not the default rule's pick", async () => {
+  it('saves the trader\'s pair and timeframe choices without a toast (issue 26: the chart shows them)', async () => {
     const { child, saves, toasts, logIn } = startApp();
     await logIn();
     child('pairs').send({ type: 'pairs.pairsReceived', pairs: [EURUSD, BTCUSD] });
@@ -356,11 +355,10 @@ describe('app wiring with the real children', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(toasts()).toEqual([]);
     child('pairs').send({ type: 'pairs.pairSelected', pairCode: 'BTCUSD' });
-    await waitFor(child('toasts'), (s) => s.context.toasts.length === 1);
     child('pairs').send({ type: 'pairs.timeframeSelected', timeframe: '1h' });
-    await waitFor(child('toasts'), (s) => s.context.toasts.length === 2);
-    expect(saves.length).toBe(defaults + 2);
-    expect(toasts().sort()).toEqual(['settings.pair_saved', 'settings.timeframe_saved']);
+    await vi.waitFor(() => expect(saves.length).toBe(defaults + 2));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(toasts()).toEqual([]);
   });
 
   it('on logout disconnects the socket, clears the balances and says so', async () => {

@@ -31,6 +31,9 @@ const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.resetDemoBalance', output: { new_balance: { USD: 10000 }, message: 'demo_reseted' } },
   { type: 'xstate.error.actor.resetDemoBalance', error: { message: 'Too many requests, please try again later' } },
   { type: 'xstate.error.actor.resetDemoBalance', error: null },
+  { type: 'balance.settingsSaved', patch: { current_currency: 'EUR' } },
+  { type: 'balance.settingsSaved', patch: { balance_type: 'RealBalance' } },
+  { type: 'balance.settingsSaved', patch: { theme: 'light' } },
 ];
 
 const model: PathModel = {
@@ -141,5 +144,23 @@ describe('balance behaviour', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(withText.parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'error', message: 'Too many requests, please try again later' } }]);
     expect(silent.parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'error', messageKey: 'common.operation_failed' } }]);
+  });
+});
+
+describe('a saved choice confirms beside its control (issue 26)', () => {
+  it('holds the success message of the saved currency or account type until the next choice', () => {
+    const { actor } = startUnderParent(balanceMachine);
+    const note = () => actor.getSnapshot().context.savedNote;
+    expect(note()).toBeNull();
+    actor.send({ type: 'balance.settingsSaved', patch: { theme: 'light' } });
+    expect(note()).toBeNull();
+    actor.send({ type: 'balance.settingsSaved', patch: { current_currency: 'EUR' } });
+    expect(note()).toBe('settings.currency_saved');
+    actor.send({ type: 'balance.typeChosen', balanceType: 'RealBalance' });
+    expect(note()).toBeNull();
+    actor.send({ type: 'balance.settingsSaved', patch: { balance_type: 'RealBalance' } });
+    expect(note()).toBe('settings.balance_type_saved');
+    actor.send({ type: 'balance.cleared' });
+    expect(note()).toBeNull();
   });
 });

@@ -50,7 +50,8 @@ describe('the app against a real server', () => {
 
     child('balance').send({ type: 'balance.typeChosen', balanceType: 'RealBalance' });
     await waitFor(child('session'), (s) => s.matches({ loggedIn: { settings: 'synced' } }), WAIT);
-    await waitFor(child('toasts'), (s) => s.context.toasts.some((t: { messageKey?: string }) => t.messageKey === 'settings.balance_type_saved'), WAIT);
+    // Confirmed beside the control (the balance actor's note), not in a toast (issue 26).
+    await waitFor(child('balance'), (s) => s.context.savedNote === 'settings.balance_type_saved', WAIT);
     const me = await server.api('GET', '/api/platform/auth/me', undefined, token);
     expect(me.body.data.front_settings.balance_type).toBe('RealBalance');
 

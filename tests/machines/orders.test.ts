@@ -129,14 +129,22 @@ describe('orders helpers', () => {
       type: 'success',
       messageKey: 'orders.settled_won',
       params: { pair: 'EUR/USD', amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } },
+      settlement: { currency: 'USD', netMinor: 920 },
     });
-    expect(settledToast(settled(order, 'lost', 0))).toEqual({ type: 'info', messageKey: 'orders.settled_lost', params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } } });
+    expect(settledToast(settled(order, 'lost', 0))).toEqual({
+      type: 'info',
+      messageKey: 'orders.settled_lost',
+      params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } },
+      settlement: { currency: 'USD', netMinor: -1000 },
+    });
+    expect(settledToast(settled(order, 'tie', 10))?.settlement).toEqual({ currency: 'USD', netMinor: 0 });
     expect(settledToast(settled(order, 'tie', 10))?.messageKey).toBe('orders.settled_tie');
     expect(settledToast(settled(order, 'refunded', 10))?.messageKey).toBe('orders.settled_refunded');
     expect(settledToast(settled(order, 'closed_early', 4.1))).toEqual({
       type: 'info',
       messageKey: 'orders.settled_closed_early',
       params: { pair: 'EUR/USD', amount: { money: 4.1, currency: 'USD' } },
+      settlement: { currency: 'USD', netMinor: -590 },
     });
     expect(settledToast(order)).toBeNull();
   });
@@ -226,7 +234,7 @@ describe('orders behaviour', () => {
     actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(a, 'lost', 0) });
     expect(actor.getSnapshot().context.open).toEqual([]);
     expect(requests).toHaveLength(6);
-    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_lost', params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } } } }]);
+    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_lost', params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: -1000 } } }]);
 
     actor.send({ type: 'orders.sessionEnded' });
     expect(actor.getSnapshot().value).toBe('signedOut');
@@ -251,7 +259,7 @@ describe('orders behaviour', () => {
     await flush();
     expect(lookups).toEqual([[1]]);
     expect(parentEvents).toEqual([
-      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.settled_won', params: { pair: 'EUR/USD', amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } } } },
+      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.settled_won', params: { pair: 'EUR/USD', amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: 920 } } },
     ]);
     expect(actor.getSnapshot().context).toMatchObject({ open: [b], unconfirmed: [] });
     expect(actor.getSnapshot().matches({ signedIn: { openOrders: 'watching' } })).toBe(true);
@@ -330,7 +338,7 @@ describe('orders behaviour', () => {
     expect(parentEvents).toEqual([]);
     actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(b, 'closed_early', 12.5) });
     expect(parentEvents).toEqual([
-      { type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: { money: 12.5, currency: 'USD' } } } },
+      { type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: { money: 12.5, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: 250 } } },
     ]);
   });
 });

@@ -102,9 +102,9 @@ describe('pairs behaviour', () => {
     actor.send({ type: 'pairs.timeframeSelected', timeframe: '5s' });
     actor.send({ type: 'pairs.timeframeSelected', timeframe: '1h' });
     expect(parentEvents.slice(1)).toEqual([
-      { type: 'settings.changed', patch: { currentPair: 'BTCUSD', currentTimeframe: '1m' }, confirm: 'pair' },
+      { type: 'settings.changed', patch: { currentPair: 'BTCUSD', currentTimeframe: '1m' } },
       { type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: 'BTCUSD', timeframe: '1m' } },
-      { type: 'settings.changed', patch: { currentPair: 'BTCUSD', currentTimeframe: '1h' }, confirm: 'timeframe' },
+      { type: 'settings.changed', patch: { currentPair: 'BTCUSD', currentTimeframe: '1h' } },
       { type: 'socket.emitRequested', event: 'select_pair', payload: { pair_code: 'BTCUSD', timeframe: '1h' } },
     ]);
     expect(actor.system.get('chart').getSnapshot().context).toMatchObject({ pairCode: 'BTCUSD', timeframe: '1h' });

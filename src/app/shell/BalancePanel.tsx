@@ -3,6 +3,9 @@
  * action, the real account with a deposit action. Choosing a currency or an account type goes
  * to the balance actor, which saves it to the front settings. Reset asks first (DemoResetDialog);
  * both actions carry visible text, not only an icon. The real account has its own colour.
+ * Once a choice is saved, the spec's success message ("Currency changed", "Account type
+ * changed") shows beside its control in a live region, not as a toast (issue 26); a failed
+ * save still toasts its error.
  */
 import { useId } from 'react';
 import { useSelector } from '@xstate/react';
@@ -27,6 +30,17 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
   const entry = useSelector(balance, (s) => s.context.balances[s.context.selectedCurrency]);
   const modals = useModalControls();
   const name = useId();
+  const savedNote = useSelector(balance, (s) => s.context.savedNote);
+  const note = (key: NonNullable<typeof savedNote>) => (
+    <p className="settings-saved-note" role="status">
+      {savedNote === key ? (
+        <>
+          <Icon name="check" size={16} />
+          {t(key)}
+        </>
+      ) : null}
+    </p>
+  );
 
   const choose = (type: BalanceType) => balance.send({ type: 'balance.typeChosen', balanceType: type });
   const accounts: { type: BalanceType; label: string; amount: number }[] = [
@@ -43,6 +57,7 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
         error={currencyProblem ? t(currencyProblem) : undefined}
         options={currencies.map((c) => ({ value: c.iso_code, label: format.currencyLabel(c.iso_code, c.name) }))}
       />
+      {note('settings.currency_saved')}
       <fieldset className="balance-accounts">
         <legend className="visually-hidden">{t('nav.account_type')}</legend>
         {accounts.map((account) => (
@@ -95,6 +110,7 @@ export function BalancePanel({ onNavigate }: { onNavigate?: () => void }) {
           </div>
         ))}
       </fieldset>
+      {note('settings.balance_type_saved')}
     </div>
   );
 }

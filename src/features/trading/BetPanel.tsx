@@ -13,7 +13,7 @@
  * account currency changes, the amount starts again at that currency's first preset. The
  * pressed button shows a spinner while the order is placed.
  */
-import { useId, useLayoutEffect } from 'react';
+import { useId, useLayoutEffect, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { findCurrency } from '../../../contract/currencies';
 import type { OrderDirection } from '../../../contract/orders';
@@ -29,7 +29,11 @@ import { MODAL_IDS } from '../../shared/modals';
 import { useOrderPlacementActor, usePairsActor } from './hooks';
 import { useShortcuts } from './keyboard';
 
-export function BetPanel({ compact = false }: { compact?: boolean }) {
+/**
+ * `compact`: the phone's trade bar (issue 26): no presets, the unit as a toggle in the time
+ * field, the account and the payout on one line, and `ordersButton` beside Up and Down.
+ */
+export function BetPanel({ compact = false, ordersButton }: { compact?: boolean; ordersButton?: ReactNode }) {
   const t = useT();
   const format = useFormat();
   const placement = useOrderPlacementActor();
@@ -275,6 +279,7 @@ export function BetPanel({ compact = false }: { compact?: boolean }) {
         >
           {t('trading.down')}
         </Button>
+        {ordersButton}
       </div>
     </section>
   );

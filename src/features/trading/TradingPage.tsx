@@ -1,11 +1,15 @@
 /**
  * The trading screen. Desktop: the chart fills the centre, a right panel holds the bet and,
- * under it, the orders. Tablet: the bet and the orders go under the chart. Mobile (<= 768 px):
- * the chart on top (at least 45 % of the height), the compact bet and Up / Down under it, the
- * orders in a bottom sheet. /trading?orders=active|all (the sidebar's Orders links) opens the
- * orders on that tab. The close confirmation shows while the orderClose flow runs.
+ * under it, the orders. Tablet: the bet and the orders go under the chart. Phones (<= 768 px,
+ * issue 26): the trade bar (amount, time, Up, Down and the Orders button with the count of open
+ * orders) is fixed at the bottom, above the browser's own bars and the safe area, so a trade
+ * never needs a scroll; the chart fills what is left (its candles at least 45 % of the height);
+ * the orders open in a bottom sheet. The bar's height is published as --trade-bar-h on the root
+ * so the page and the toasts (Toasts.css) keep clear of it. /trading?orders=active|all (the
+ * sidebar's Orders links) opens the orders on that tab. The close confirmation shows while the
+ * orderClose flow runs.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import { BottomSheet, Button, PHONE_QUERY, useMediaQuery } from '../../components';
@@ -36,6 +40,7 @@ export function TradingPage() {
   const openCount = useSelector(orders, (s) => s.context.open.length);
   const [sheetOpen, setSheetOpen] = useState(false);
   const ordersSection = useRef<HTMLElement>(null);
+  const tradeBar = useRef<HTMLDivElement>(null);
   const requestedTab = ordersTabFrom(search);
   const pairs = usePairsActor();
   const modals = useModalControls();
@@ -58,6 +63,23 @@ export function TradingPage() {
     }
   }, [requestedTab, mobile, orders]);
 
+  // The phone's trade bar: its height, for the chart above it and the toasts.
+  useLayoutEffect(() => {
+    const bar = tradeBar.current;
+    const root = document.documentElement;
+    if (!mobile || !bar) return;
+    const publish = () => root.style.setProperty('--trade-bar-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+    publish();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(publish);
+    observer?.observe(bar);
+    return () => {
+      observer?.disconnect();
+      root.style.removeProperty('--trade-bar-h');
+    };
+  }, [mobile]);
+
+  const ordersLabel = openCount > 0 ? t('orders.button_with_count', { count: openCount }) : t('orders.title');
+
   const closeSheet = (open: boolean) => {
     setSheetOpen(open);
     // Leaving the sheet leaves the Orders address, so the same link opens it again.
@@ -70,13 +92,24 @@ export function TradingPage() {
       <div className="trading-chart">
         <ChartPanel />
       </div>
-      <div className="trading-side">
-        <BetPanel compact={mobile} />
+      <div className="trading-side" ref={tradeBar} data-trade-bar={mobile || undefined}>
         {mobile ? (
-          <Button variant="secondary" icon="orders" fullWidth className="trading-orders-button" onClick={() => setSheetOpen(true)}>
-            {openCount > 0 ? t('orders.button_with_count', { count: openCount }) : t('orders.title')}
-          </Button>
+          <BetPanel
+            compact
+            ordersButton={
+              <Button variant="secondary" size="lg" icon="orders" className="trading-orders-button" aria-label={ordersLabel} aria-haspopup="dialog" onClick={() => setSheetOpen(true)}>
+                {openCount > 0 ? (
+                  <span className="orders-count-badge tabular" aria-hidden="true" data-testid="orders-count-badge">
+                    {openCount}
+                  </span>
+                ) : null}
+              </Button>
+            }
+          />
         ) : (
+          <BetPanel />
+        )}
+        {mobile ? null : (
           <section className="trading-orders" aria-labelledby="orders-panel-title" ref={ordersSection}>
             <OrdersPanel headingId="orders-panel-title" />
           </section>
