@@ -33,7 +33,7 @@ test('the header shows the 24h change; a favourite survives a reload; sorting by
   const btc = selector.getByRole('button', { name: /^BTC\/USD, Crypto/ });
   await expect(btc).toBeVisible();
   // Every listed pair shows a signed 24-hour change once the rates came.
-  await expect(btc.locator('.pair-option-change')).toHaveText(/^[+−]?\d+\.\d\d%$/);
+  await expect(btc.locator('.pair-option-change')).toHaveText(/^(24h|since .+) [+−]?\d+\.\d\d%$/);
 
   await selector.getByRole('button', { name: 'Add BTC/USD to favourites' }).click();
   await expect(selector.getByRole('button', { name: 'Remove BTC/USD from favourites' })).toBeVisible();
@@ -71,7 +71,7 @@ test('on a 390x844 phone the selector fits, with the change and the star on each
   const selector = await openSelector(page);
   const eur = selector.getByRole('button', { name: /^EUR\/USD, Forex/ });
   await expect(eur).toBeVisible();
-  await expect(eur.locator('.pair-option-change')).toHaveText(/^[+−]?\d+\.\d\d%$/);
+  await expect(eur.locator('.pair-option-change')).toHaveText(/^(24h|since .+) [+−]?\d+\.\d\d%$/);
   const star = selector.getByRole('button', { name: 'Add EUR/USD to favourites' });
   const box = await star.boundingBox();
   expect(box && box.x + box.width).toBeLessThanOrEqual(390);
