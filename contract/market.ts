@@ -48,8 +48,27 @@ export const CandleSchema = v.object({
 });
 export type Candle = v.InferOutput<typeof CandleSchema>;
 
-export const RateSchema = v.object({ pair_code: v.string(), current_price: v.number() });
+export const RateSchema = v.object({
+  pair_code: v.string(),
+  current_price: v.number(),
+  /**
+   * The price 24 hours ago (the base of the 24-hour change, docs/market.md "24-hour change");
+   * absent while the server has not read it yet.
+   */
+  price_24h: v.optional(v.number()),
+  /** Only when the pair has less than 24 hours of history: when `price_24h` is from (ms since the epoch). */
+  price_24h_time: v.optional(v.number()),
+});
 export type Rate = v.InferOutput<typeof RateSchema>;
+
+/**
+ * The 24-hour change of a rate as a ratio (0.0123 = +1.23 %) at `price` (the live price when the
+ * client has a newer one than the rate), or null while the base is unknown.
+ */
+export function dayChangeRatio(price: number, base: number | undefined): number | null {
+  if (base === undefined || !(base > 0) || !Number.isFinite(price)) return null;
+  return price / base - 1;
+}
 
 /** Pair logo address rule (spec section 3): absolute http(s) as is, otherwise prefixed with the API base. */
 export function pairLogoUrl(logo: string, apiBase: string): string {

@@ -42,6 +42,9 @@ export type BalanceEntry = v.InferOutput<typeof BalanceEntrySchema>;
 export const BalancesSchema = v.record(v.string(), BalanceEntrySchema);
 export type Balances = v.InferOutput<typeof BalancesSchema>;
 
+/** Favourite pairs one account keeps (front settings). */
+export const MAX_FAVOURITE_PAIRS = 100;
+
 export const FrontSettingsSchema = v.object({
   avatar_url: v.nullable(v.string()),
   currentPair: v.nullable(v.string()),
@@ -56,6 +59,8 @@ export const FrontSettingsSchema = v.object({
   keyboard_shortcuts: v.optional(v.fallback(v.nullable(v.boolean()), null)),
   /** Trade sounds on (absent or null: on). */
   sounds: v.optional(v.fallback(v.nullable(v.boolean()), null)),
+  /** The pair selector's favourites, pair codes in the order starred (issue 26; absent: none). */
+  favourite_pairs: v.optional(v.fallback(v.array(v.string()), [])),
 });
 export type FrontSettings = v.InferOutput<typeof FrontSettingsSchema>;
 
@@ -85,6 +90,12 @@ export const FrontSettingsUpdateSchema = v.pipe(
       chart_setups: v.optional(ChartSetupsUpdateSchema),
       keyboard_shortcuts: v.optional(v.boolean('Keyboard shortcuts must be true or false')),
       sounds: v.optional(v.boolean('Sounds must be true or false')),
+      favourite_pairs: v.optional(
+        v.pipe(
+          v.array(v.pipe(v.string('A favourite must be a pair code'), v.trim(), v.minLength(1, 'A favourite must be a pair code'), v.maxLength(32, 'A favourite must be a pair code')), 'Favourites must be a list of pair codes'),
+          v.maxLength(MAX_FAVOURITE_PAIRS, `At most ${MAX_FAVOURITE_PAIRS} favourites`),
+        ),
+      ),
     },
     'Unknown setting',
   ),

@@ -141,12 +141,12 @@ function currentBalances(self: AnyActorRef): { currency: string; balances: Balan
 
 /** What the trading children hear when a session starts: the user's saved pair, chart setups and trader preferences. */
 function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders', OrdersEvent] | ['chartSetup', ChartSetupEvent] | ['traderPrefs', TraderPrefsEvent] | ['priceAlerts', PriceAlertsEvent]> {
-  const { currentPair, currentTimeframe, chart_setups, keyboard_shortcuts, sounds } = user.front_settings;
+  const { currentPair, currentTimeframe, chart_setups, keyboard_shortcuts, sounds, favourite_pairs } = user.front_settings;
   return [
     ['pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe }],
     ['orders', { type: 'orders.sessionStarted' }],
     ['chartSetup', { type: 'chartSetup.sessionStarted', setups: chart_setups }],
-    ['traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds }],
+    ['traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds, favourites: favourite_pairs }],
     ['priceAlerts', { type: 'alerts.sessionStarted' }],
   ];
 }

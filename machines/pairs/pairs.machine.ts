@@ -26,9 +26,14 @@
  *   subscribed is remembered, so the init_pairs that follows each reconnect does not subscribe
  *   twice.
  * - `pairs.sessionEnded` (logout) forgets the selection and clears the chart.
+ * - Each rate may carry the pair's price 24 hours ago (`price_24h`, and `price_24h_time` when the
+ *   pair has less history): kept by pair code in `dayBases`, the base of the 24-hour change the
+ *   price header and the pair selector show (issue 26 item 4, docs/market.md).
+ * - The pair selector's order (`pairs.sortChosen`: the server's order, name, 24-hour change or
+ *   payout, each up or down) is kept for the session in `sort` (sortPairs applies it).
  */
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { Pair, QuoteState, Rate } from '../../contract/market';
+import { dayChangeRatio, type Pair, type QuoteState, type Rate } from '../../contract/market';
 import type { Timeframe } from '../../contract/user';
 import { TIMEFRAMES } from '../../contract/user';
 import type { SettingsPatch } from '../types';
@@ -39,11 +44,52 @@ export interface PairSelection {
   timeframe: Timeframe;
 }
 
+/** A pair's price 24 hours ago; `since` (ms) only when its history is shorter than a day. */
+export interface DayBase {
+  price: number;
+  since?: number;
+}
+
+export const PAIR_SORT_KEYS = ['default', 'name', 'change', 'payout'] as const;
+export type PairSortKey = (typeof PAIR_SORT_KEYS)[number];
+export interface PairSort {
+  key: PairSortKey;
+  /** Descending: Z to A, the biggest gain or payout first. */
+  descending: boolean;
+}
+
+/** The 24-hour change of a pair at its latest price as a ratio, or null while unknown. */
+export function dayChangeOf(context: Pick<PairsContext, 'rates' | 'dayBases'>, pairCode: string): number | null {
+  const price = context.rates[pairCode];
+  return price === undefined ? null : dayChangeRatio(price, context.dayBases[pairCode]?.price);
+}
+
+/**
+ * The pairs in the chosen order (a stable sort; `default` is the server's order). Pairs without a
+ * known change go last whichever way the change is sorted.
+ */
+export function sortPairs(pairs: readonly Pair[], sort: PairSort, context: Pick<PairsContext, 'rates' | 'dayBases'>): Pair[] {
+  if (sort.key === 'default') return [...pairs];
+  const sign = sort.descending ? -1 : 1;
+  const indexed = pairs.map((pair, index) => ({ pair, index, change: sort.key === 'change' ? dayChangeOf(context, pair.pair_code) : null }));
+  indexed.sort((a, b) => {
+    if (sort.key === 'change' && (a.change === null || b.change === null)) return a.change === b.change ? a.index - b.index : a.change === null ? 1 : -1;
+    const by =
+      sort.key === 'name' ? a.pair.pair_human_code.localeCompare(b.pair.pair_human_code) : sort.key === 'payout' ? a.pair.payout_rate - b.pair.payout_rate : (a.change ?? 0) - (b.change ?? 0);
+    return by !== 0 ? sign * by : a.index - b.index;
+  });
+  return indexed.map((x) => x.pair);
+}
+
 export interface PairsContext {
   /** Active pairs only, in the server's order. */
   pairs: Pair[];
   /** Latest price by pair code. */
   rates: Record<string, number>;
+  /** The price 24 hours ago by pair code (from the rates). */
+  dayBases: Record<string, DayBase>;
+  /** The pair selector's order. */
+  sort: PairSort;
   currentPair: string | null;
   currentTimeframe: Timeframe | null;
   /** The selection last sent to the socket and the chart. */
@@ -61,7 +107,9 @@ export type PairsEvent =
   | { type: 'pairs.pairSelected'; pairCode: string }
   | { type: 'pairs.timeframeSelected'; timeframe: Timeframe }
   /** The next (+1) or previous (-1) active pair in the list's order, wrapping (keyboard trading). */
-  | { type: 'pairs.pairStepped'; step: 1 | -1 };
+  | { type: 'pairs.pairStepped'; step: 1 | -1 }
+  /** The pair selector's order. */
+  | { type: 'pairs.sortChosen'; sort: PairSort };
 
 export interface SelectPairPayload {
   pair_code: string;
@@ -145,8 +193,20 @@ export const pairsMachine = setup({
     assignRates: assign(({ context, event }) => {
       assertEvent(event, 'pairs.ratesReceived');
       const rates = { ...context.rates };
-      for (const rate of event.rates) rates[rate.pair_code] = rate.current_price;
-      return { rates };
+      let dayBases = context.dayBases;
+      for (const rate of event.rates) {
+        rates[rate.pair_code] = rate.current_price;
+        if (rate.price_24h === undefined) continue;
+        const known = dayBases[rate.pair_code];
+        if (known && known.price === rate.price_24h && known.since === rate.price_24h_time) continue;
+        if (dayBases === context.dayBases) dayBases = { ...dayBases };
+        dayBases[rate.pair_code] = rate.price_24h_time === undefined ? { price: rate.price_24h } : { price: rate.price_24h, since: rate.price_24h_time };
+      }
+      return { rates, dayBases };
+    }),
+    assignSort: assign(({ event }) => {
+      assertEvent(event, 'pairs.sortChosen');
+      return { sort: { key: event.sort.key, descending: event.sort.descending } };
     }),
     assignQuoteState: assign(({ context, event }) => {
       assertEvent(event, 'pairs.statusReceived');
@@ -207,6 +267,8 @@ export const pairsMachine = setup({
   context: {
     pairs: [],
     rates: {},
+    dayBases: {},
+    sort: { key: 'default', descending: false },
     currentPair: null,
     currentTimeframe: null,
     subscribed: null,
@@ -222,6 +284,7 @@ export const pairsMachine = setup({
     'pairs.ratesReceived': { actions: 'assignRates' },
     'pairs.priceUpdated': { actions: 'assignPrice' },
     'pairs.statusReceived': { actions: 'assignQuoteState' },
+    'pairs.sortChosen': { actions: 'assignSort' },
   },
   states: {
     loggedOut: {

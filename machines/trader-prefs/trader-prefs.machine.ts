@@ -13,6 +13,11 @@
  * sends the very events its buttons send. `?` opens the dialog that lists them (also when they
  * are off, so the trader learns how to switch them on); Escape closes it.
  *
+ * Favourite pairs (issue 26 item 4): `traderPrefs.userLoaded` adopts the saved list
+ * (`favourite_pairs`, absent: none); `traderPrefs.favouriteToggled {pairCode}` stars or unstars a
+ * pair at once and saves the whole list the same way (at most MAX_FAVOURITE_PAIRS: the oldest
+ * star goes first).
+ *
  * Sounds: `traderPrefs.orderOpened` and `traderPrefs.orderSettled {result}` (from the order_update
  * push) run the `playSound {sound}` action when sounds are on and the page is visible
  * (`traderPrefs.visibilityChanged {hidden}`); the player itself is an effect the app provides
@@ -20,6 +25,7 @@
  */
 import { assertEvent, assign, emit, enqueueActions, setup } from 'xstate';
 import type { SettingsPatch } from '../types';
+import { MAX_FAVOURITE_PAIRS } from '../../contract/user';
 
 export type ShortcutAction = 'up' | 'down' | 'amountUp' | 'amountDown' | 'timeUp' | 'timeDown' | 'nextPair' | 'previousPair' | 'pairSelector' | 'help';
 export type TradeSound = 'opened' | 'won' | 'lost';
@@ -53,10 +59,19 @@ export interface TraderPrefsContext {
   shortcuts: boolean;
   sounds: boolean;
   hidden: boolean;
+  /** Favourite pair codes, in the order starred. */
+  favourites: string[];
+}
+
+/** The favourites after starring or unstarring `pairCode`. */
+export function toggledFavourites(favourites: readonly string[], pairCode: string): string[] {
+  if (favourites.includes(pairCode)) return favourites.filter((code) => code !== pairCode);
+  return [...favourites, pairCode].slice(-MAX_FAVOURITE_PAIRS);
 }
 
 export type TraderPrefsEvent =
-  | { type: 'traderPrefs.userLoaded'; shortcuts: boolean | null | undefined; sounds: boolean | null | undefined }
+  | { type: 'traderPrefs.userLoaded'; shortcuts: boolean | null | undefined; sounds: boolean | null | undefined; favourites?: readonly string[] | null }
+  | { type: 'traderPrefs.favouriteToggled'; pairCode: string }
   | { type: 'traderPrefs.shortcutsSwitched'; enabled: boolean }
   | { type: 'traderPrefs.soundsSwitched'; enabled: boolean }
   | { type: 'traderPrefs.keyPressed'; key: string; inField: boolean; modified: boolean }
@@ -85,7 +100,13 @@ export const traderPrefsMachine = setup({
     playSound: (_, _params: { sound: TradeSound }) => {},
     adoptUser: assign(({ event }) => {
       assertEvent(event, 'traderPrefs.userLoaded');
-      return { shortcuts: event.shortcuts ?? true, sounds: event.sounds ?? true };
+      return { shortcuts: event.shortcuts ?? true, sounds: event.sounds ?? true, favourites: [...(event.favourites ?? [])] };
+    }),
+    toggleFavourite: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'traderPrefs.favouriteToggled');
+      const favourites = toggledFavourites(context.favourites, event.pairCode);
+      enqueue.assign({ favourites });
+      enqueue.sendParent({ type: 'settings.changed', patch: { favourite_pairs: favourites } } satisfies TraderPrefsParentEvent);
     }),
     switchShortcuts: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'traderPrefs.shortcutsSwitched');
@@ -130,12 +151,13 @@ export const traderPrefsMachine = setup({
   },
 }).createMachine({
   id: 'traderPrefs',
-  context: { shortcuts: true, sounds: true, hidden: false },
+  context: { shortcuts: true, sounds: true, hidden: false, favourites: [] },
   initial: 'trading',
   on: {
     'traderPrefs.userLoaded': { actions: 'adoptUser' },
     'traderPrefs.shortcutsSwitched': { actions: 'switchShortcuts' },
     'traderPrefs.soundsSwitched': { actions: 'switchSounds' },
+    'traderPrefs.favouriteToggled': { actions: 'toggleFavourite' },
     'traderPrefs.visibilityChanged': { actions: 'assignVisibility' },
     'traderPrefs.orderOpened': { guard: 'canPlay', actions: { type: 'playSound', params: { sound: 'opened' } } },
     'traderPrefs.orderSettled': {

@@ -83,7 +83,12 @@ class RatesVersion {
 
   version(): string {
     const now = this.m.rates();
-    const same = now.length === this.last.length && now.every((r, i) => r.pair_code === this.last[i].pair_code && r.current_price === this.last[i].current_price);
+    const same =
+      now.length === this.last.length &&
+      now.every((r, i) => {
+        const l = this.last[i];
+        return r.pair_code === l.pair_code && r.current_price === l.current_price && r.price_24h === l.price_24h && r.price_24h_time === l.price_24h_time;
+      });
     if (!same) {
       this.last = now;
       this.n++;

@@ -1,7 +1,8 @@
 /**
  * Honest labels in the pair selector on the real machines: a pair the server flags as simulated
- * shows "Simulated" (visible and in its accessible name, translated), a market-quoted one does
- * not; pair_status pushes reach the pairs actor.
+ * says so in its accessible name (translated), and its group's header shows "Simulated" once
+ * (issue 26: not on every row); a market-quoted one does not; pair_status pushes reach the pairs
+ * actor.
  */
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
@@ -18,21 +19,24 @@ describe('simulated labels in the pair selector', () => {
     app.render(<PairSelectorModal data={null} onClose={() => undefined} />);
     const dialog = screen.getByRole('dialog', { name: 'Choose a pair' });
     const eur = within(dialog).getByRole('button', { name: 'EUR/USD, Forex, payout 92%, simulated prices' });
-    expect(within(eur).getByText('Simulated')).toBeTruthy();
+    expect(within(eur).queryByText('Simulated')).toBeNull();
+    expect(within(within(dialog).getByRole('heading', { name: /^Forex/ })).getByText('Simulated')).toBeTruthy();
+    expect(within(dialog).getAllByText('Simulated')).toHaveLength(1);
     const btc = within(dialog).getByRole('button', { name: 'BTC/USD, Crypto, payout 80%' });
     expect(within(btc).queryByText('Simulated')).toBeNull();
+    expect(within(within(dialog).getByRole('heading', { name: 'Crypto' })).queryByText('Simulated')).toBeNull();
   });
 
   it('says it in Russian and Spanish', () => {
-    for (const [language, label, name] of [
-      ['ru', 'Симуляция', /цены симулируются$/],
-      ['es', 'Simulado', /precios simulados$/],
+    for (const [language, label, name, group] of [
+      ['ru', 'Симуляция', /цены симулируются$/, /^Форекс/],
+      ['es', 'Simulado', /precios simulados$/, /^Divisas/],
     ] as const) {
       const app = startTradingApp();
       app.feedPairs(PAIRS, {});
       const { unmount } = app.render(<PairSelectorModal data={null} onClose={() => undefined} />, language);
-      const option = screen.getByRole('button', { name });
-      expect(within(option).getByText(label)).toBeTruthy();
+      expect(screen.getByRole('button', { name })).toBeTruthy();
+      expect(within(screen.getByRole('heading', { name: group })).getByText(label)).toBeTruthy();
       unmount();
     }
   });

@@ -90,7 +90,7 @@ describe('pair selector', () => {
 
     const dialog = screen.getByRole('dialog', { name: 'Choose a pair' });
     const tabs = within(dialog).getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['All', 'Forex', 'Crypto', 'Stocks', 'Commodities']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['All', 'Favourites', 'Forex', 'Crypto', 'Stocks', 'Commodities']);
     expect(tabs[0].getAttribute('aria-selected')).toBe('true');
     expect(within(dialog).getAllByRole('button', { name: /payout/ })).toHaveLength(4);
     expect(within(dialog).getByRole('button', { name: 'EUR/USD, Forex, payout 92%' }).getAttribute('aria-current')).toBe('true');
@@ -142,7 +142,7 @@ describe('pair selector', () => {
     app.feedPairs(PAIRS, RATES);
     app.render(<PairSelectorModal data={null} onClose={() => {}} />, 'ru');
     const dialog = screen.getByRole('dialog', { name: 'Выбор пары' });
-    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Все', 'Форекс', 'Крипто', 'Акции', 'Сырьё']);
+    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Все', 'Избранное', 'Форекс', 'Крипто', 'Акции', 'Сырьё']);
     expect(dialog.textContent).not.toMatch(/trading\.[a-z_]+/);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { activePairs, pairsMachine, resolveSelection, selectCurrentPair, steppedPair } from '../../machines/pairs/pairs.machine';
+import { activePairs, dayChangeOf, pairsMachine, resolveSelection, selectCurrentPair, sortPairs, steppedPair } from '../../machines/pairs/pairs.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { AAPL, BTCUSD, EURUSD, USDTRY } from './trading-fixtures';
 
@@ -25,6 +25,8 @@ const events: AnyEventObject[] = [
   { type: 'pairs.pairStepped', step: 1 },
   { type: 'pairs.pairStepped', step: -1 },
   { type: 'pairs.statusReceived', pairCode: 'BTCUSD', quotes: 'delayed' },
+  { type: 'pairs.ratesReceived', rates: [{ pair_code: 'BTCUSD', current_price: 64000.5, price_24h: 62000, price_24h_time: 1_700_000_000_000 }] },
+  { type: 'pairs.sortChosen', sort: { key: 'change', descending: true } },
 ];
 
 const model: PathModel = {
@@ -151,3 +153,53 @@ describe('pairs behaviour', () => {
     expect(parentEvents).toEqual([]);
   });
 });
+
+describe('24-hour change and the selector order', () => {
+  it('keeps the price 24 h ago from the rates (and since when, for a short history), and the change against the latest price', () => {
+    const { actor } = startUnderParent(pairsMachine);
+    actor.send({
+      type: 'pairs.ratesReceived',
+      rates: [
+        { pair_code: 'EURUSD', current_price: 1.1, price_24h: 1.0 },
+        { pair_code: 'BTCUSD', current_price: 60000, price_24h: 64000, price_24h_time: 1_700_000_000_000 },
+        { pair_code: 'AAPL', current_price: 270 },
+      ],
+    });
+    const before = actor.getSnapshot().context.dayBases;
+    expect(before).toEqual({ EURUSD: { price: 1.0 }, BTCUSD: { price: 64000, since: 1_700_000_000_000 } });
+    actor.send({ type: 'pairs.priceUpdated', pairCode: 'EURUSD', price: 1.05 });
+    const context = actor.getSnapshot().context;
+    expect(dayChangeOf(context, 'EURUSD')).toBeCloseTo(0.05, 10);
+    expect(dayChangeOf(context, 'BTCUSD')).toBeCloseTo(-0.0625, 10);
+    expect(dayChangeOf(context, 'AAPL')).toBeNull();
+    expect(dayChangeOf(context, 'NOPE')).toBeNull();
+    // The same bases again: the map is kept as it is (the selector does not re-sort every second).
+    actor.send({ type: 'pairs.ratesReceived', rates: [{ pair_code: 'EURUSD', current_price: 1.06, price_24h: 1.0 }] });
+    expect(actor.getSnapshot().context.dayBases).toBe(before);
+    actor.send({ type: 'pairs.ratesReceived', rates: [{ pair_code: 'EURUSD', current_price: 1.06, price_24h: 1.01 }] });
+    expect(actor.getSnapshot().context.dayBases.EURUSD).toEqual({ price: 1.01 });
+  });
+
+  it('sorts by name, change and payout either way; unknown changes last; the default is the server order', () => {
+    const pairs = [EURUSD, BTCUSD, AAPL];
+    const context = { rates: { EURUSD: 1.1, BTCUSD: 60000, AAPL: 270 }, dayBases: { EURUSD: { price: 1.0 }, BTCUSD: { price: 64000 } } };
+    const codes = (key: 'default' | 'name' | 'change' | 'payout', descending: boolean) => sortPairs(pairs, { key, descending }, context).map((p) => p.pair_code);
+    expect(codes('default', false)).toEqual(['EURUSD', 'BTCUSD', 'AAPL']);
+    expect(codes('name', false)).toEqual(['AAPL', 'BTCUSD', 'EURUSD']);
+    expect(codes('name', true)).toEqual(['EURUSD', 'BTCUSD', 'AAPL']);
+    expect(codes('change', true)).toEqual(['EURUSD', 'BTCUSD', 'AAPL']);
+    expect(codes('change', false)).toEqual(['BTCUSD', 'EURUSD', 'AAPL']);
+    expect(codes('payout', true)).toEqual(['EURUSD', 'BTCUSD', 'AAPL'].sort((a, b) => payoutOf(b) - payoutOf(a) || pairs.findIndex((p) => p.pair_code === a) - pairs.findIndex((p) => p.pair_code === b)));
+  });
+
+  it('keeps the chosen order in any state', () => {
+    const { actor } = startUnderParent(pairsMachine);
+    expect(actor.getSnapshot().context.sort).toEqual({ key: 'default', descending: false });
+    actor.send({ type: 'pairs.sortChosen', sort: { key: 'payout', descending: true } });
+    expect(actor.getSnapshot().context.sort).toEqual({ key: 'payout', descending: true });
+  });
+});
+
+function payoutOf(code: string): number {
+  return [EURUSD, BTCUSD, AAPL].find((p) => p.pair_code === code)!.payout_rate;
+}

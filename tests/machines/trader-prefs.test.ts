@@ -7,7 +7,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject } from 'xstate';
-import { SHORTCUTS, shortcutFor, soundForResult, traderPrefsMachine, type TradeSound } from '../../machines/trader-prefs/trader-prefs.machine';
+import { SHORTCUTS, shortcutFor, soundForResult, toggledFavourites, traderPrefsMachine, type TradeSound } from '../../machines/trader-prefs/trader-prefs.machine';
+import { MAX_FAVOURITE_PAIRS } from '../../contract/user';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 
 const events: AnyEventObject[] = [
@@ -30,6 +31,8 @@ const events: AnyEventObject[] = [
   { type: 'traderPrefs.orderSettled', result: 'won' },
   { type: 'traderPrefs.orderSettled', result: 'lost' },
   { type: 'traderPrefs.orderSettled', result: 'tie' },
+  { type: 'traderPrefs.favouriteToggled', pairCode: 'EURUSD' },
+  { type: 'traderPrefs.userLoaded', shortcuts: null, sounds: null, favourites: ['BTCUSD'] },
 ];
 const model: PathModel = {
   name: 'traderPrefs',
@@ -128,6 +131,32 @@ describe('trade sounds', () => {
 
   it('needs no parent for the defaults (on, on, visible)', () => {
     const actor = createActor(traderPrefsMachine).start();
-    expect(actor.getSnapshot().context).toEqual({ shortcuts: true, sounds: true, hidden: false });
+    expect(actor.getSnapshot().context).toEqual({ shortcuts: true, sounds: true, hidden: false, favourites: [] });
+  });
+});
+
+describe('favourite pairs', () => {
+  it("adopts the account's favourites (absent: none), stars and unstars a pair and saves the whole list", () => {
+    const { actor, parentEvents } = start();
+    expect(actor.getSnapshot().context.favourites).toEqual([]);
+    actor.send({ type: 'traderPrefs.userLoaded', shortcuts: null, sounds: null, favourites: ['BTCUSD'] });
+    expect(actor.getSnapshot().context.favourites).toEqual(['BTCUSD']);
+    actor.send({ type: 'traderPrefs.favouriteToggled', pairCode: 'EURUSD' });
+    actor.send({ type: 'traderPrefs.favouriteToggled', pairCode: 'BTCUSD' });
+    expect(actor.getSnapshot().context.favourites).toEqual(['EURUSD']);
+    expect(parentEvents).toEqual([
+      { type: 'settings.changed', patch: { favourite_pairs: ['BTCUSD', 'EURUSD'] } },
+      { type: 'settings.changed', patch: { favourite_pairs: ['EURUSD'] } },
+    ]);
+    actor.send({ type: 'traderPrefs.userLoaded', shortcuts: null, sounds: null });
+    expect(actor.getSnapshot().context.favourites).toEqual([]);
+  });
+
+  it('keeps at most the newest MAX_FAVOURITE_PAIRS stars', () => {
+    const many = Array.from({ length: MAX_FAVOURITE_PAIRS }, (_, i) => `P${i}`);
+    const next = toggledFavourites(many, 'NEW');
+    expect(next).toHaveLength(MAX_FAVOURITE_PAIRS);
+    expect(next[0]).toBe('P1');
+    expect(next.at(-1)).toBe('NEW');
   });
 });

@@ -353,4 +353,18 @@ describe('front settings', () => {
     }
     expect((await server.api('PATCH', '/api/v2/profile/front-settings', { theme: 'dark' })).status).toBe(401);
   });
+
+  it('keeps the favourite pairs (issue 26) and refuses a list that is not one of pair codes', async () => {
+    const u = await register(server);
+    const r = await server.api('PATCH', '/api/v2/profile/front-settings', { favourite_pairs: ['BTCUSD', 'EURUSD'] }, u.token);
+    expect(r.status).toBe(200);
+    expect(r.body.data.favourite_pairs).toEqual(['BTCUSD', 'EURUSD']);
+    const me = await server.api('GET', '/api/platform/auth/me', undefined, u.token);
+    expect(me.body.data.front_settings.favourite_pairs).toEqual(['BTCUSD', 'EURUSD']);
+    for (const favourite_pairs of ['EURUSD', [1], [''], ['x'.repeat(33)], Array.from({ length: 101 }, (_, i) => `P${i}`)]) {
+      const bad = await server.api('PATCH', '/api/v2/profile/front-settings', { favourite_pairs }, u.token);
+      expect(bad.status, JSON.stringify(favourite_pairs).slice(0, 40)).toBe(400);
+    }
+    expect((await server.api('PATCH', '/api/v2/profile/front-settings', { favourite_pairs: [] }, u.token)).body.data.favourite_pairs).toEqual([]);
+  });
 });

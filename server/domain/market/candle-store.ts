@@ -130,3 +130,30 @@ export async function pruneCandles(trx: Trx, pairCode: string, nowMs: number): P
   }
   return deleted;
 }
+
+/** The newest stored candle of a series that starts at or before `bucket` (unix s), or undefined. */
+export async function candleAtOrBefore(db: DB | Trx, pairCode: string, timeframe: Timeframe, bucket: number): Promise<Candle | undefined> {
+  const row = await db
+    .selectFrom('market_candles')
+    .select(['pair_code', 'timeframe', 'bucket', 'open', 'high', 'low', 'close', 'volume'])
+    .where('pair_code', '=', pairCode)
+    .where('timeframe', '=', timeframe)
+    .where('bucket', '<=', bucket)
+    .orderBy('bucket', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? rowToCandle(row) : undefined;
+}
+
+/** The oldest stored candle of a series, or undefined. */
+export async function earliestCandle(db: DB | Trx, pairCode: string, timeframe: Timeframe): Promise<Candle | undefined> {
+  const row = await db
+    .selectFrom('market_candles')
+    .select(['pair_code', 'timeframe', 'bucket', 'open', 'high', 'low', 'close', 'volume'])
+    .where('pair_code', '=', pairCode)
+    .where('timeframe', '=', timeframe)
+    .orderBy('bucket', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? rowToCandle(row) : undefined;
+}

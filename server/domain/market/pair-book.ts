@@ -22,6 +22,8 @@ export class PairBook {
   constructor(
     /** Whether the pair's prices are made up by the simulator (shown as "Simulated"). */
     private readonly isSimulated: (pairCode: string) => boolean,
+    /** A pair's rate at a price, with its 24-hour base (day-change.ts). */
+    private readonly rateOf: (pairCode: string, price: number) => Rate = (pair_code, current_price) => ({ pair_code, current_price }),
   ) {}
 
   add(s: Series): void {
@@ -79,12 +81,12 @@ export class PairBook {
     return !!s && s.pair.is_active !== false;
   }
 
-  /** The latest price of every pair that has one (the pairs_rates payload). */
+  /** The latest price of every pair that has one, with its price 24 h ago (the pairs_rates payload). */
   rates(): Rate[] {
     const out: Rate[] = [];
     for (const s of this.series.values()) {
       const t = s.ring.latest();
-      if (t) out.push({ pair_code: t.pair_code, current_price: t.price });
+      if (t) out.push(this.rateOf(t.pair_code, t.price));
     }
     return out;
   }

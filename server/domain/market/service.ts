@@ -24,6 +24,7 @@ import type { LeaderTerm, MarketRole } from './fencing';
 import { QuoteWatch } from './quote-watch';
 import { copyCandle } from './candles';
 import { CandleRing } from './candle-ring';
+import { DayChange } from './day-change';
 import { BackfillWriter } from './backfill-writer';
 import { BatchWriter } from './batch-writer';
 import { FeedRunner } from './feed-runner';
@@ -44,7 +45,12 @@ export class Market implements MarketService {
   /** Take one tick from the feed; returns the tick as logged, or null when refused. */
   readonly ingest: (raw: Tick) => Tick | null;
 
-  private readonly book = new PairBook((pairCode) => this.runner.isSimulated(pairCode));
+  private readonly book = new PairBook(
+    (pairCode) => this.runner.isSimulated(pairCode),
+    (pairCode, price) => this.dayChange.rate(pairCode, price),
+  );
+  /** Each pair's price 24 hours ago (day-change.ts), sent with its rate. */
+  private readonly dayChange: DayChange;
   private readonly series: ReadonlyMap<string, Series> = this.book.series;
   /** Candle history per pair and timeframe kept in memory (candle-ring.ts). */
   private readonly history = new CandleRing();
@@ -70,6 +76,7 @@ export class Market implements MarketService {
     const simulated = (pairCode: string) => this.runner.usesSimulator && this.runner.isSimulated(pairCode);
     this.backfill = new BackfillWriter(deps, this.writer, this.history, simulated, () => this.ticks.role === 'follower');
     this.handover = new Handover(deps, this.series, this.writer, this.ticks, this.runner);
+    this.dayChange = new DayChange(deps, () => this.series.values());
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
@@ -96,6 +103,7 @@ export class Market implements MarketService {
     this.runner.running = true;
     if (this.ticks.role !== 'follower') this.runner.start();
     this.quotes?.start();
+    this.dayChange.start();
     this.markStarted();
   }
 
@@ -110,6 +118,7 @@ export class Market implements MarketService {
     this.runner.running = false;
     this.runner.stop();
     this.quotes?.stop();
+    this.dayChange.stop();
     await this.flush().catch(() => undefined);
   }
 
@@ -256,9 +265,14 @@ export class Market implements MarketService {
     return c ? copyCandle(c) : undefined;
   }
 
-  /** The latest price of every pair that has one (the pairs_rates payload). */
+  /** The latest price of every pair that has one, with its price 24 h ago (the pairs_rates payload). */
   rates(): Rate[] {
     return this.book.rates();
+  }
+
+  /** Read every pair's price 24 h ago again now (also runs once a minute; day-change.ts). */
+  refreshDayChange(): Promise<void> {
+    return this.dayChange.refresh();
   }
 
   // ---- stored history (batch-writer.ts, retention.ts, backfill-writer.ts) ------------------------
@@ -281,6 +295,9 @@ export class Market implements MarketService {
   /** Generate and store the history before a pair's first tick, once per pair (backfill-writer.ts). */
   ensureBackfill(pairCode: string | Series): Promise<void> {
     const s = typeof pairCode === 'string' ? this.series.get(pairCode) : pairCode;
-    return s ? this.backfill.ensure(s) : Promise.resolve();
+    if (!s) return Promise.resolve();
+    const had = s.backfilled;
+    // A pair's generated past usually reaches 24 h back: its change base is read again.
+    return this.backfill.ensure(s).then(() => (had || !s.backfilled ? undefined : this.dayChange.refreshPair(s)));
   }
 }

@@ -4,7 +4,8 @@
  * a skeleton while candles load, the server's reason when the subscription was refused, dims
  * everything while the feed reconnects, draws a dashed entry line for each open order on this
  * pair, and gives screen readers a text alternative (last price and change). The change is
- * over the candles shown, "since" the first one's time; a change that rounds to 0.00 % is grey
+ * the 24-hour change (issue 26: the live price against the server's price 24 hours ago, labelled
+ * "24h"; "since" a time when the pair has less history); a change that rounds to 0.00 % is grey
  * with no triangle (never a "-0.00 %" in red).
  *
  * The chart itself (CandleChart with lightweight-charts, ~60 KB gzip) is a chunk of its own,
@@ -112,6 +113,7 @@ export function ChartPanel() {
   const pair = useSelector(pairs, (s) => selectCurrentPair(s.context));
   const timeframe = useSelector(pairs, (s) => s.context.currentTimeframe);
   const rate = useSelector(pairs, (s) => (s.context.currentPair ? s.context.rates[s.context.currentPair] : undefined));
+  const dayBase = useSelector(pairs, (s) => (s.context.currentPair ? s.context.dayBases[s.context.currentPair] : undefined));
   const status = useSelector(chart, (s) => s.value);
   const candles = useSelector(chart, (s) => s.context.candles);
   const seriesKey = useSelector(chart, (s) => `${s.context.pairCode ?? ''}:${s.context.timeframe ?? ''}`);
@@ -154,23 +156,31 @@ export function ChartPanel() {
   );
   const formatPrice = useCallback((price: number) => format.price(price, precision), [format, precision]);
 
-  const trend = summary ? changeTrend(summary.changeRatio) : 'flat';
-  const percentText = summary ? format.percent(trend === 'flat' ? 0 : summary.changeRatio, 2) : '';
-  const firstCandle = candles[0];
-  const since = firstCandle ? sinceText(firstCandle.timestamp * 1000, format.dateTime) : '';
-  const flatPrice = summary ? format.price(0, precision) : '';
-  const changeText = summary ? format.price(Math.abs(summary.change), precision) : '';
+  // The 24-hour change: the live price against the price 24 h ago the server sends with the rates.
+  const day = dayBase && lastPrice !== undefined && dayBase.price > 0 ? { ratio: lastPrice / dayBase.price - 1, change: lastPrice - dayBase.price } : null;
+  const trend = day ? changeTrend(day.ratio) : 'flat';
+  const percentText = day ? format.percent(trend === 'flat' ? 0 : day.ratio, 2) : '';
+  const since = dayBase?.since !== undefined ? sinceText(dayBase.since, format.dateTime) : null;
+  const period = since === null ? t('trading.change_24h') : t('trading.change_since', { time: since });
+  const flatPrice = format.price(0, precision);
+  const changeText = day ? format.price(Math.abs(day.change), precision) : '';
 
   const description =
     pair && summary
-      ? t('trading.chart_summary', {
-          pair: pair.pair_human_code,
-          timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
-          price: format.price(lastPrice ?? summary.last, precision),
-          change: changeText === flatPrice ? changeText : `${summary.change >= 0 ? '+' : '−'}${changeText}`,
-          percent: percentText,
-          time: since,
-        })
+      ? day
+        ? t('trading.chart_summary', {
+            pair: pair.pair_human_code,
+            timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
+            price: format.price(lastPrice ?? summary.last, precision),
+            change: changeText === flatPrice ? changeText : `${day.change >= 0 ? '+' : '−'}${changeText}`,
+            percent: percentText,
+            period: since === null ? t('trading.change_24h_period') : t('trading.change_since', { time: since }),
+          })
+        : t('trading.chart_summary_price', {
+            pair: pair.pair_human_code,
+            timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
+            price: format.price(lastPrice ?? summary.last, precision),
+          })
       : t('trading.chart_loading');
 
   return (
@@ -188,13 +198,13 @@ export function ChartPanel() {
         <TimeframeSwitch pair={pair} value={timeframe} />
         <div className="chart-price" aria-hidden={lastPrice === undefined || undefined}>
           {lastPrice !== undefined ? <PriceText value={lastPrice} precision={precision} stale={stale} showDirection /> : <Skeleton width={88} height={20} />}
-          {summary ? (
-            <span className="chart-change" data-trend={trend} title={t('trading.change_title', { time: since })}>
+          {day ? (
+            <span className="chart-change" data-trend={trend} title={since === null ? t('trading.change_24h_title') : t('trading.change_since_title', { time: since })}>
               <span className={`chart-change-value tabular ${trend === 'up' ? 'text-gain' : trend === 'down' ? 'text-loss' : 'text-neutral'}`}>
                 {trend === 'up' ? '▲ ' : trend === 'down' ? '▼ ' : null}
                 {percentText}
               </span>
-              <span className="chart-change-since">{t('trading.change_since', { time: since })}</span>
+              <span className="chart-change-since">{period}</span>
             </span>
           ) : null}
         </div>
