@@ -14,6 +14,7 @@ import { useSelector } from '@xstate/react';
 import { isClosedElsewhere, minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
 import { Button, InfoChip, Modal, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { useAppActor } from '../../shared/runtime';
 import { fromMinor, toMinor } from '../../../contract/money';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
@@ -125,7 +126,7 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
 
   const description = order
     ? t(state === 'alreadyClosed' ? 'orders.close_message_closed' : 'orders.close_message', {
-        pair: order.pair_human_code,
+        pair: pairDisplayName(t, order),
         direction: order.direction === 'up' ? t('trading.up') : t('trading.down'),
         amount: format.money(order.amount, order.currency),
       })

@@ -11,6 +11,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { Order, ReceiptTick } from '../../../contract/orders';
 import { Button, InfoChip, Modal, Money, PriceText, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { useRuntime } from '../../shared/runtime';
 import { receiptLogic } from '../../services/receipt-actors';
 import './market-facts.css';
@@ -116,7 +117,7 @@ export function ReceiptButton({ order }: { order: Order }) {
           <div className="receipt stack stack-sm" tabIndex={0} role="group" aria-label={t('orders.receipt.title', { id: order.order_id })}>
             <dl className="receipt-fields">
               <Row label={t('orders.receipt.pair')}>
-                {receipt.pair_human_code}
+                {pairDisplayName(t, receipt)}
                 {receipt.simulated ? <span className="simulated-chip">{t('trading.simulated')}</span> : null}
               </Row>
               <Row label={t('orders.fields.direction')}>{receipt.direction === 'up' ? t('trading.up') : t('trading.down')}</Row>
