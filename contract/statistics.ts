@@ -4,7 +4,7 @@
  * (a sum never mixes currencies). Definitions (docs/trader-tools.md):
  * - Settled orders: closed with result won, lost, tie or closed_early (refunds are not trades).
  *   The period is by settlement time (closed_at) in the user's time zone (the profile's
- *   timezone, else UTC): today from local midnight, week from local Monday 00:00, month from
+ *   timezone, else the device's zone sent as ?tz=, else UTC): today from local midnight, week from local Monday 00:00, month from
  *   the 1st 00:00, all: everything.
  * - win_rate = wins / (wins + losses) (ties and early closes are neither); null with no decided
  *   order. net_result = sum(payout - stake). average_stake = total stake / trades, toward zero.
@@ -22,8 +22,22 @@ import * as v from 'valibot';
 export const JOURNAL_PERIODS = ['today', 'week', 'month', 'all'] as const;
 export type JournalPeriod = (typeof JOURNAL_PERIODS)[number];
 
+/** An IANA zone name this runtime knows ("Europe/Berlin", "UTC"). */
+function knownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const JournalQuerySchema = v.strictObject(
-  { period: v.optional(v.picklist(JOURNAL_PERIODS, 'Period must be today, week, month or all'), 'all') },
+  {
+    period: v.optional(v.picklist(JOURNAL_PERIODS, 'Period must be today, week, month or all'), 'all'),
+    /** The device's zone (issue 26): used when the profile names none, instead of UTC. */
+    tz: v.optional(v.pipe(v.string('Unknown time zone'), v.maxLength(64, 'Unknown time zone'), v.check(knownZone, 'Unknown time zone'))),
+  },
   'Unknown query parameter',
 );
 

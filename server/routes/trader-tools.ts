@@ -6,7 +6,7 @@
  *   GET    /api/v2/alerts                 the owner's alerts -> {alerts, max_pending}
  *   POST   /api/v2/alerts                 {pair_code, direction, price} -> 201 {alert}
  *   DELETE /api/v2/alerts/:id             -> {deleted: true} (owner only; 404 otherwise)
- *   GET    /api/v2/statistics/me          ?period=today|week|month|all -> the Journal
+ *   GET    /api/v2/statistics/me          ?period=today|week|month|all&tz=<device zone> -> the Journal
  *
  * Socket: every `alert.fired` domain event -> price_alert {alert} to the owner's room, plus
  * Telegram / email per the owner's notification settings (domain/alerts/delivery.ts).
@@ -44,8 +44,8 @@ export const traderToolsModule: ServerModule = {
     });
 
     app.get('/api/v2/statistics/me', auth, async (req) => {
-      const { period } = parseInput(JournalQuerySchema, req.query ?? {});
-      return ok(await journal.journal(req.auth!.userId, period));
+      const { period, tz } = parseInput(JournalQuerySchema, req.query ?? {});
+      return ok(await journal.journal(req.auth!.userId, period, tz));
     });
   },
 

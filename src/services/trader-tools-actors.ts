@@ -42,8 +42,15 @@ export function createTraderToolsApi(http: HttpClient) {
       return alertId;
     },
     journal: (period: JournalPeriod): Promise<Journal> =>
-      parsed(JournalSchema, TRADER_TOOLS_FALLBACK.journal, '/api/v2/statistics/me', { method: 'GET', query: { period } }),
+      // The device's zone: the journal's days and hours follow it when the profile names no zone.
+      parsed(JournalSchema, TRADER_TOOLS_FALLBACK.journal, '/api/v2/statistics/me', { method: 'GET', query: { period, ...deviceZone() } }),
   };
+}
+
+/** `{tz}` with the device's IANA zone, or nothing when the browser does not say. */
+function deviceZone(): { tz?: string } {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone ? { tz: zone } : {};
 }
 
 export type TraderToolsApi = ReturnType<typeof createTraderToolsApi>;

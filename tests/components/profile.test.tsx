@@ -204,6 +204,25 @@ describe('ProfilePage', () => {
     expect(section('transactions').getByText('History goes here')).toBeTruthy();
   });
 
+  it('marks one section current: the one the navigation chose, not the last one too (issue 26)', async () => {
+    // A click on "Telegram" scrolls to the bottom of the page; the old rule then made "Interface"
+    // current while the clicked link still looked chosen. The section the address names wins
+    // while its heading is on screen (jsdom lays every section out at the top, at the bottom).
+    const scrollIntoView = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = () => {};
+    window.history.replaceState(null, '', '#telegram');
+    try {
+      const app = startProfileApp();
+      app.render(<ProfilePage />);
+      const nav = within(screen.getByRole('navigation', { name: 'Profile sections' }));
+      await waitFor(() => expect(nav.getByRole('link', { name: 'Telegram' }).getAttribute('aria-current')).toBe('location'));
+      expect(nav.getAllByRole('link').filter((a) => a.hasAttribute('aria-current')).map((a) => a.textContent)).toEqual(['Telegram']);
+    } finally {
+      window.history.replaceState(null, '', window.location.pathname);
+      Element.prototype.scrollIntoView = scrollIntoView;
+    }
+  });
+
   it('offers Retry when the profile cannot be loaded', async () => {
     let attempt = 0;
     const app = startProfileApp({ loadProfile: () => (++attempt === 1 ? Promise.reject(new Error('')) : Promise.resolve(makeProfile())) });

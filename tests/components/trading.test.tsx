@@ -463,6 +463,20 @@ describe('close confirmation', () => {
     expect(toasts).toEqual(['orders.order_closed_successfully']);
   });
 
+  it.each([
+    [81.34, '-$18.66', 'loss'],
+    [181.34, '+$81.34', 'gain'],
+  ])('shows a quote of %s against a stake of 100 as %s (issue 26)', async (amount, shown, tone) => {
+    const app = startTradingApp({ getOrder: () => Promise.resolve(details(order, quote(amount))) });
+    app.actor.send({ type: 'flow.orderCloseStarted', orderId: 42 });
+    app.render(<OrderCloseDialog actor={app.child('orderClose')} />);
+    const dialog = screen.getByRole('dialog', { name: 'Close the order now?' });
+    const row = (await within(dialog).findByText('Against your $100.00 stake:')).parentElement!;
+    const difference = row.querySelector('[data-tone]')!;
+    expect(difference.textContent).toBe(shown);
+    expect(difference.getAttribute('data-tone')).toBe(tone);
+  });
+
   it('says when the order has already closed, with its result and payout', async () => {
     const app = startTradingApp({ getOrder: () => Promise.resolve(details(settled(order, 'lost', 0), null)) });
     app.actor.send({ type: 'flow.orderCloseStarted', orderId: 42 });

@@ -182,6 +182,21 @@ describe('deposit modal', () => {
     expect(app.toasts()).toContain('transactions.toast_deposit_completed');
   });
 
+  it('"Show real account" after a deposit shows the real account and closes the modal (issue 26)', async () => {
+    const app = startMoneyApp({ createDeposit: () => Promise.resolve(depositResult('manual', { expired_at: Math.floor(Date.now() / 1000) + 1800 })) });
+    let closed = 0;
+    app.render(<DepositModal data={null} onClose={() => (closed += 1)} />);
+    app.feedMethods();
+    await userEvent.click(screen.getByText('Visa / Mastercard'));
+    await userEvent.type(screen.getByLabelText(/^Amount/), '100');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('4000 0012 3456 7899')).toBeTruthy();
+    act(() => app.push('payment_status_update', { transaction: { id: 41, status: 'approved', transaction_type: 'deposit' } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Show real account' }));
+    expect(app.actor.system.get('balance').getSnapshot().context.balanceType).toBe('RealBalance');
+    expect(closed).toBe(1);
+  });
+
   it('manual: a refused confirmation shows deposit.confirmed_error and stays', async () => {
     const app = startMoneyApp({
       createDeposit: () => Promise.resolve(depositResult('manual', { expired_at: Math.floor(Date.now() / 1000) + 600 })),

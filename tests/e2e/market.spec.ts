@@ -1,13 +1,17 @@
 /**
  * Honest market data in a real browser against the default server (simulator feed): every pair
  * says "Simulated" in the pair selector and in the chart header; a settled order's card opens a
- * Receipt dialog with the rule applied, both ticks (sequence, UTC time to the millisecond,
- * price) and the tick-log hashes sealing them. Screenshots (desktop and phone) go to
+ * Receipt dialog with the rule applied, both ticks (sequence, time to the millisecond in the
+ * device's zone with its UTC offset: the browser runs in Tokyo here, issue 26; price) and the
+ * tick-log hashes sealing them. Screenshots (desktop and phone) go to
  * tests/e2e/screenshots/market-*.png for a person to look at.
  */
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { registerThroughForm, screenshot, uniqueUser } from './support/app';
+
+// A device zone that is not the server's: the receipt follows the device, like every other time.
+test.use({ timezoneId: 'Asia/Tokyo' });
 
 test('simulated pairs are labelled, and a settled order has a receipt with its ticks and chain hashes', async ({ page }) => {
   test.setTimeout(120_000);
@@ -51,7 +55,7 @@ test('simulated pairs are labelled, and a settled order has a receipt with its t
   await expect(dialog.getByText('Settled on the last tick at or before expiry')).toBeVisible();
   await expect(dialog.getByText('Simulated by the platform')).toBeVisible();
   await expect(dialog.getByRole('region', { name: 'Entry tick' })).toContainText(/#\d+/);
-  await expect(dialog.getByRole('region', { name: 'Exit tick' })).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC/);
+  await expect(dialog.getByRole('region', { name: 'Exit tick' })).toContainText(/\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d\.\d{3} UTC\+09:00/);
   // Both ticks are sealed in the chain: each shows its batch hash (64 hex digits).
   await expect(dialog.locator('code.receipt-hash').filter({ hasText: /^[0-9a-f]{64}$/ })).not.toHaveCount(0);
   await expect(dialog.getByText('Not sealed yet')).toHaveCount(0);

@@ -205,6 +205,9 @@ test('close an open order early at the quoted value, in Russian, on a tablet', a
   await screenshot(page, 'trading-close-dialog-ru');
   await expectNoAxeViolations(page, '[role="dialog"]');
   await expect(dialog.getByText(/^не меньше \d+,\d{2}\s\$$/)).toBeVisible();
+  // The quote against the stake, signed and in the currency (issue 26).
+  await expect(dialog.getByText(/^Относительно ставки 100,00\s\$:$/)).toBeVisible();
+  await expect(dialog.locator('.close-quote-difference [data-tone]')).toHaveText(/^[+-]?\d+,\d{2}\s\$$/);
   await confirm.click();
   // A move of more than 1 % below the quote is refused and asked again (the server's text, in
   // the reader's language): confirm once more.

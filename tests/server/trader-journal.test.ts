@@ -258,6 +258,20 @@ describe('GET /api/v2/statistics/me', () => {
   });
 });
 
+describe('the journal in the device zone (issue 26)', () => {
+  it('uses the device zone sent as ?tz= when the profile names none; the profile zone wins; an unknown zone is refused', async () => {
+    const device = await server.api<Journal>('GET', '/api/v2/statistics/me?period=today&tz=Asia%2FTokyo', undefined, other.token);
+    expect(device.status).toBe(200);
+    expect(device.body.data!.time_zone).toBe('Asia/Tokyo');
+    expect(device.body.data!.from_ms).toBe(periodStart('today', device.body.data!.to_ms, 'Asia/Tokyo'));
+    const profile = await server.api<Journal>('GET', '/api/v2/statistics/me?tz=Asia%2FTokyo', undefined, user.token);
+    expect(profile.body.data!.time_zone).toBe('Asia/Kolkata');
+    const bad = await server.api('GET', '/api/v2/statistics/me?tz=Mars%2FOlympus', undefined, other.token);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('Unknown time zone');
+  });
+});
+
 describe('period starts in a zone with daylight saving', () => {
   it('local midnight, Monday and the 1st in America/New_York across the November change', () => {
     // Tuesday 3 November 2026 12:00 UTC = 07:00 EST (DST ended on Sunday 1 November).

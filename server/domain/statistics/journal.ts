@@ -31,12 +31,13 @@ function addTo(target: Sums, row: { trades: unknown; wins: unknown; losses: unkn
   target.net += Number(row.net ?? 0);
 }
 
-export async function userTimeZone(db: DB, userId: number): Promise<string> {
-  return validZone(await storedTimeZone(db, userId));
+/** The profile's zone, else the device's (the journal's ?tz=), else UTC. */
+export async function userTimeZone(db: DB, userId: number, deviceZone?: string): Promise<string> {
+  return validZone((await storedTimeZone(db, userId)) || deviceZone);
 }
 
-export async function buildJournal(db: DB, userId: number, period: JournalPeriod, now: number): Promise<Journal> {
-  const zone = await userTimeZone(db, userId);
+export async function buildJournal(db: DB, userId: number, period: JournalPeriod, now: number, deviceZone?: string): Promise<Journal> {
+  const zone = await userTimeZone(db, userId, deviceZone);
   const from = periodStart(period, now, zone);
   const { totals, byPair, byExpiry, byQuarter, sequence } = await settledOrderAggregates(db, userId, from, now, QUARTER_MS);
 

@@ -9,8 +9,8 @@ import { buildJournal } from './journal';
 export class JournalService {
   constructor(private readonly deps: JournalDeps) {}
 
-  /** GET /api/v2/statistics/me: the owner's journal of `period` in their time zone. */
-  journal(userId: number, period: JournalPeriod): Promise<Journal> {
-    return buildJournal(this.deps.db, userId, period, this.deps.now());
+  /** GET /api/v2/statistics/me: the owner's journal of `period` in their time zone (the profile's, else the device's). */
+  journal(userId: number, period: JournalPeriod, deviceZone?: string): Promise<Journal> {
+    return buildJournal(this.deps.db, userId, period, this.deps.now(), deviceZone);
   }
 }

@@ -44,8 +44,10 @@ export function ComingSoon() {
           <li key={s.key}>
             <span className="nav-item nav-item-disabled" aria-disabled="true">
               <Icon name={s.icon} />
-              <span className="nav-label">{t(`nav.${s.key}`)}</span>
-              <span className="nav-badge">{t(s.note ?? 'nav.coming_soon')}</span>
+              <span className="nav-soon-text">
+                <span className="nav-label">{t(`nav.${s.key}`)}</span>
+                <span className="nav-badge">{t(s.note ?? 'nav.coming_soon')}</span>
+              </span>
             </span>
           </li>
         ))}

@@ -12,6 +12,7 @@ import { JOURNAL_PERIODS, type JournalGroup, type JournalPeriod } from '../../..
 import { groupKeyOf, selectGroup, type JournalMachine } from '../../../machines/journal/journal.machine';
 import { Button, EmptyState, Money, SegmentedControl, Skeleton } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import './journal.css';
 
 type JournalRef = ActorRefFrom<JournalMachine>;
@@ -140,7 +141,7 @@ function GroupView({ group, zone }: { group: JournalGroup; zone: string }) {
         <Figure label={t('journal.best_pair')}>
           {group.best_pair ? (
             <>
-              {group.best_pair.pair_human_code} <Money amount={group.best_pair.net_result} currency={group.currency} signed tone="auto" />
+              {pairDisplayName(t, group.best_pair)} <Money amount={group.best_pair.net_result} currency={group.currency} signed tone="auto" />
             </>
           ) : (
             '—'
@@ -149,7 +150,7 @@ function GroupView({ group, zone }: { group: JournalGroup; zone: string }) {
         <Figure label={t('journal.worst_pair')}>
           {group.worst_pair ? (
             <>
-              {group.worst_pair.pair_human_code} <Money amount={group.worst_pair.net_result} currency={group.currency} signed tone="auto" />
+              {pairDisplayName(t, group.worst_pair)} <Money amount={group.worst_pair.net_result} currency={group.currency} signed tone="auto" />
             </>
           ) : (
             '—'
@@ -163,7 +164,7 @@ function GroupView({ group, zone }: { group: JournalGroup; zone: string }) {
           caption={t('journal.by_pair')}
           heading={t('journal.pair')}
           currency={group.currency}
-          rows={group.by_pair.map((p) => ({ key: p.pair_code, label: p.pair_human_code, ...p }))}
+          rows={group.by_pair.map((p) => ({ key: p.pair_code, label: pairDisplayName(t, p), ...p }))}
         />
         <ResultsTable
           caption={t('journal.by_expiry')}

@@ -57,8 +57,13 @@ function Section({ id, title, hint, children }: { id: ProfileAnchor; title: stri
   );
 }
 
-/** The section being read (the last one whose top has passed under the header), for the navigation. */
-function useActiveSection(anchors: readonly ProfileAnchor[]): ProfileAnchor | null {
+/**
+ * The section being read, for the navigation: the one the address names (a click in the
+ * navigation) while its heading is on screen, else the last one whose top has passed a third of
+ * the window (at the very bottom the last one). One item is current at a time: a click on
+ * "Telegram" that scrolls to the bottom does not leave "Interface" current beside the hovered link.
+ */
+function useActiveSection(anchors: readonly ProfileAnchor[], hash: string): ProfileAnchor | null {
   const [active, setActive] = useState<ProfileAnchor | null>(null);
   const key = anchors.join();
   useEffect(() => {
@@ -68,6 +73,12 @@ function useActiveSection(anchors: readonly ProfileAnchor[]): ProfileAnchor | nu
       // A third of the window down counts as "being read"; at the very bottom the last section wins.
       const line = window.innerHeight / 3;
       const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+      const chosen = anchors.find((id) => id === hash);
+      const chosenTop = chosen ? document.getElementById(chosen)?.getBoundingClientRect().top : undefined;
+      if (chosen && chosenTop !== undefined && chosenTop >= -2 && chosenTop < window.innerHeight) {
+        setActive(chosen);
+        return;
+      }
       let current: ProfileAnchor | null = null;
       for (const id of anchors) {
         const element = document.getElementById(id);
@@ -87,7 +98,7 @@ function useActiveSection(anchors: readonly ProfileAnchor[]): ProfileAnchor | nu
       if (frame) window.cancelAnimationFrame(frame);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `anchors` is rebuilt on every render; `key` changes only when its content does.
-  }, [key]);
+  }, [key, hash]);
   return active;
 }
 
@@ -105,7 +116,7 @@ export function ProfilePage({ transactions }: { transactions?: ReactNode }) {
   const profileReady = useSelector(profileActor, (s) => (s ? !s.matches('loading') : false));
   const hash = useHash();
   const anchors = PROFILE_ANCHORS.filter((id) => id !== 'transactions' || transactions !== undefined);
-  const active = useActiveSection(anchors);
+  const active = useActiveSection(anchors, hash);
   // On tablets and phones the section list is a strip that scrolls sideways: arrows show
   // where more sections are, and the current one is kept in view.
   const navRef = useRef<HTMLUListElement>(null);

@@ -14,6 +14,7 @@ import type { Order } from '../../../contract/orders';
 import { liveEstimate } from '../../../machines/orders/orders.machine';
 import { DateTime, Icon, IconButton, Money, PriceText } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { outcomeIfEndedNow } from './order-outcome';
 import { ReceiptButton } from './ReceiptDialog';
 
@@ -39,6 +40,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 
 export function OrderCard({ order, price, now, expanded, onToggle, onClose, stale }: OrderCardProps) {
   const t = useT();
+  const pairName = pairDisplayName(t, order);
   const format = useFormat();
   const detailsId = useId();
   const isOpen = order.status === 'open';
@@ -58,15 +60,15 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
   const summary = isOpen
     ? outcome
       ? t('orders.card_open_outcome', {
-          pair: order.pair_human_code,
+          pair: pairName,
           direction,
           amount: stake,
           time: format.countdown(remaining),
           outcome: format.money(outcome.amount, order.currency, { signed: true }),
         })
-      : t('orders.card_open', { pair: order.pair_human_code, direction, amount: stake, time: format.countdown(remaining) })
+      : t('orders.card_open', { pair: pairName, direction, amount: stake, time: format.countdown(remaining) })
     : t('orders.card_closed', {
-        pair: order.pair_human_code,
+        pair: pairName,
         direction,
         amount: stake,
         result,
@@ -82,7 +84,7 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
           <Icon name={order.direction} size={16} />
         </span>
         <span className="order-main">
-          <span className="order-pair">{order.pair_human_code}</span>
+          <span className="order-pair">{pairName}</span>
           <span className="order-meta">
             <span className={`order-account order-account-${order.trading_account === 'DemoAccount' ? 'demo' : 'real'}`}>{account}</span>
             <Money amount={order.amount} currency={order.currency} />
@@ -112,14 +114,14 @@ export function OrderCard({ order, price, now, expanded, onToggle, onClose, stal
         )}
       </button>
       {isOpen && !settling ? (
-        <IconButton icon="close" size="sm" className="order-close" label={t('orders.close_order', { pair: order.pair_human_code, id: order.order_id })} onClick={() => onClose(order.order_id)} />
+        <IconButton icon="close" size="sm" className="order-close" label={t('orders.close_order', { pair: pairName, id: order.order_id })} onClick={() => onClose(order.order_id)} />
       ) : null}
       </div>
       {isOpen ? (
         <div
           className="order-progress"
           role="progressbar"
-          aria-label={t('orders.progress', { pair: order.pair_human_code })}
+          aria-label={t('orders.progress', { pair: pairName })}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={elapsed}

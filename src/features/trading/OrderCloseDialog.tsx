@@ -1,6 +1,7 @@
 /**
  * The confirmation before closing an order early, fed by the orderClose flow actor: the order,
- * the server's quote ("You receive ..."), refreshed every few seconds, and Confirm. It waits
+ * the server's quote ("You receive ...") with the result against the stake (+/-, coloured, issue
+ * 26), refreshed every few seconds, and Confirm. It waits
  * visibly for a quote, keeps the dialog open with the server's reason when a close is refused,
  * and closes itself (ending the flow) once this flow closed the order. An order found already
  * closed (it expired while the dialog was open, or was closed elsewhere) shows its result and
@@ -13,7 +14,9 @@ import { useSelector } from '@xstate/react';
 import { isClosedElsewhere, minimumAccepted, type OrderCloseMachine } from '../../../machines/order-close/order-close.machine';
 import { Button, InfoChip, Modal, Money, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { useAppActor } from '../../shared/runtime';
+import { fromMinor, toMinor } from '../../../contract/money';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 
 /** What the dialog shows: the quote's step while confirming, else the top-level state (closed split by who closed). */
@@ -24,6 +27,13 @@ function dialogStep(snapshot: SnapshotFrom<OrderCloseMachine>): DialogStep {
   if (typeof value === 'object') return value.confirming;
   if (value === 'closed' && isClosedElsewhere(snapshot.context)) return 'alreadyClosed';
   return value;
+}
+
+/** The quote minus the stake, exact to the minor unit (both are decimals with at most 8 places). */
+function againstStake(quote: number, stake: number): number {
+  const q = toMinor(quote, 8);
+  const s = toMinor(stake, 8);
+  return q === null || s === null ? quote - stake : fromMinor(q - s, 8);
 }
 
 export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMachine> }) {
@@ -102,6 +112,12 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
       <div className="close-quote" aria-live="polite">
         <span className="close-quote-label">{t('orders.close_quote')}</span>
         <Money amount={quote.amount} currency={quote.currency} className="close-quote-amount" />
+        {order ? (
+          <span className="close-quote-difference">
+            <span>{t('orders.close_vs_stake', { amount: format.money(order.amount, order.currency) })}</span>{' '}
+            <Money amount={againstStake(quote.amount, order.amount)} currency={quote.currency} signed tone="auto" className="close-quote-difference-amount" />
+          </span>
+        ) : null}
         <span className="close-quote-minimum">{t('orders.close_minimum', { amount: format.money(minimumAccepted(quote), quote.currency) })}</span>
         <span className="close-quote-note">{t('orders.close_quote_note')}</span>
       </div>
@@ -110,7 +126,7 @@ export function OrderCloseDialog({ actor }: { actor: ActorRefFrom<OrderCloseMach
 
   const description = order
     ? t(state === 'alreadyClosed' ? 'orders.close_message_closed' : 'orders.close_message', {
-        pair: order.pair_human_code,
+        pair: pairDisplayName(t, order),
         direction: order.direction === 'up' ? t('trading.up') : t('trading.down'),
         amount: format.money(order.amount, order.currency),
       })

@@ -11,6 +11,7 @@ import type { AlertDirection, PriceAlert } from '../../../contract/alerts';
 import { unfiredAlerts } from '../../../machines/price-alerts/price-alerts.machine';
 import { Button, EmptyState, IconButton, InfoChip, Modal, SegmentedControl, TextField } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { useChild } from '../../shared/runtime';
 import { usePairsActor } from './hooks';
 import './price-alerts.css';
@@ -57,7 +58,7 @@ function AlertRow({ alert, onDelete, busy }: { alert: PriceAlert; onDelete: () =
   const t = useT();
   const format = useFormat();
   const level = format.price(alert.price, alert.precision);
-  const what = t(alert.direction === 'above' ? 'alerts.row_above' : 'alerts.row_below', { pair: alert.pair_human_code, price: level });
+  const what = t(alert.direction === 'above' ? 'alerts.row_above' : 'alerts.row_below', { pair: pairDisplayName(t, alert), price: level });
   return (
     <li className="price-alert-row" data-fired={alert.fired_at_ms !== null || undefined}>
       <div className="price-alert-what">
@@ -114,7 +115,7 @@ export function PriceAlertDialog({ pairCode, onClose }: { pairCode: string; onCl
     <Modal
       open
       onOpenChange={(next) => (next ? undefined : onClose())}
-      title={t('alerts.title', { pair: pair?.pair_human_code ?? pairCode })}
+      title={t('alerts.title', { pair: pair ? pairDisplayName(t, pair) : pairCode })}
       description={t('alerts.hint')}
       size="md"
       className="price-alert-dialog"

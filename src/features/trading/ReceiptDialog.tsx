@@ -1,6 +1,7 @@
 /**
  * The order card's "Receipt" button and dialog (docs/trading.md, "Receipts"): the order's
- * terms, its entry and exit ticks (seq, UTC time to the millisecond, price), the exit rule in
+ * terms, its entry and exit ticks (seq, time to the millisecond in the device's zone with its UTC
+ * offset, like every other time on screen; issue 26), price), the exit rule in
  * words, the result, and the tick-log hashes that seal both ticks, so a trader can check a
  * settlement without trusting the screen. Driven by the receipt machine (one per shown card,
  * with the real fetch from src/services/receipt-actors.ts); this view only sends events.
@@ -10,11 +11,21 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { Order, ReceiptTick } from '../../../contract/orders';
 import { Button, InfoChip, Modal, Money, PriceText, Spinner } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { useRuntime } from '../../shared/runtime';
 import { receiptLogic } from '../../services/receipt-actors';
 import './market-facts.css';
 
-const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
+/** A receipt time: the device's zone, to the millisecond, with the offset so it can be matched to UTC logs. */
+const RECEIPT_TIME_FORMAT = 'DD.MM.YYYY HH:mm:ss.SSS [UTC]Z';
+function TickTime({ ms }: { ms: number }) {
+  const format = useFormat();
+  return (
+    <time className="tabular" dateTime={new Date(ms).toISOString()}>
+      {format.dateTime(ms, { format: RECEIPT_TIME_FORMAT })}
+    </time>
+  );
+}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -36,7 +47,7 @@ function TickBlock({ title, tick, precision }: { title: string; tick: ReceiptTic
             <span className="tabular">#{tick.seq}</span>
           </Row>
           <Row label={t('orders.receipt.time')}>
-            <span className="tabular">{utc(tick.time)}</span>
+            <TickTime ms={tick.time} />
           </Row>
           <Row label={t('orders.receipt.price')}>
             <PriceText value={tick.price} precision={precision} />
@@ -106,7 +117,7 @@ export function ReceiptButton({ order }: { order: Order }) {
           <div className="receipt stack stack-sm" tabIndex={0} role="group" aria-label={t('orders.receipt.title', { id: order.order_id })}>
             <dl className="receipt-fields">
               <Row label={t('orders.receipt.pair')}>
-                {receipt.pair_human_code}
+                {pairDisplayName(t, receipt)}
                 {receipt.simulated ? <span className="simulated-chip">{t('trading.simulated')}</span> : null}
               </Row>
               <Row label={t('orders.fields.direction')}>{receipt.direction === 'up' ? t('trading.up') : t('trading.down')}</Row>
@@ -117,7 +128,7 @@ export function ReceiptButton({ order }: { order: Order }) {
                 <span className="tabular">{format.percent(receipt.payout_rate)}</span>
               </Row>
               <Row label={t('orders.receipt.expires')}>
-                <span className="tabular">{utc(receipt.expires_at)}</span>
+                <TickTime ms={receipt.expires_at} />
               </Row>
               <Row label={t('orders.fields.status')}>{receipt.result ? t(`orders.result.${receipt.result}`) : t('orders.status_open')}</Row>
               {receipt.payout !== null ? (

@@ -359,7 +359,14 @@ function CompleteStep({ actor, onClose }: { actor: DepositRef; onClose: () => vo
         </ResultPanel>
         <div className="wallet-actions">
           {balanceType !== 'RealBalance' ? (
-            <Button variant="ghost" onClick={() => balance.send({ type: 'balance.typeChosen', balanceType: 'RealBalance' })}>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                // The real account is shown where it lives, the header and the trade panel: close the modal.
+                balance.send({ type: 'balance.typeChosen', balanceType: 'RealBalance' });
+                onClose();
+              }}
+            >
               {t('deposit.show_real_account')}
             </Button>
           ) : null}
