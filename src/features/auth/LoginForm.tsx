@@ -35,7 +35,7 @@ function RecoveryCodeStep({ onUseApp }: { onUseApp: () => void }) {
   const session = useSessionActor();
   const verifying = useSelector(session, (s) => s.matches({ loggedOut: 'verifyingTwoFactor' }));
   const error = useSelector(session, (s) => s.context.loginError);
-  const [, { Form, Field }] = useForm<RecoveryCodeFormValues>({ validate: validateForm(RecoveryCodeFormSchema), validateOn: 'blur', revalidateOn: 'change' });
+  const [, { Form, Field }] = useForm<RecoveryCodeFormValues>({ validate: validateForm(RecoveryCodeFormSchema), validateOn: 'submit', revalidateOn: 'change' });
   return (
     <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim(), recovery: true })}>
       <p className="text-muted">{t('auth.recovery_code_hint')}</p>
@@ -63,7 +63,9 @@ function TwoFactorStep() {
   const error = useSelector(session, (s) => s.context.loginError);
   // Which second factor the person types: a view choice only (the session machine takes either).
   const [recovery, setRecovery] = useState(false);
-  const [, { Form, Field }] = useForm<CodeValues>({ validate: validateForm(CodeSchema), validateOn: 'blur', revalidateOn: 'change' });
+  // Checked on submit, not on blur: the field is focused on arrival, and an error appearing as it
+  // loses focus would move "Use a recovery code" and "Back" away from under the pointer mid-click.
+  const [, { Form, Field }] = useForm<CodeValues>({ validate: validateForm(CodeSchema), validateOn: 'submit', revalidateOn: 'change' });
   if (recovery) return <RecoveryCodeStep onUseApp={() => setRecovery(false)} />;
   return (
     <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim() })}>
