@@ -6,7 +6,7 @@
  * about the same input. Rules and flows: docs/profile.md.
  */
 import * as v from 'valibot';
-import { EMAIL_MAX, NAME_MAX, OPAQUE_TOKEN_MAX, PASSWORD_MAX, PhoneSchema } from './auth';
+import { EMAIL_MAX, NAME_MAX, OPAQUE_TOKEN_MAX, PASSWORD_MAX, PasswordSchema, PhoneSchema } from './auth';
 
 // ---- texts ----------------------------------------------------------------------------------
 
@@ -30,6 +30,9 @@ export const ProfileText = {
   twoFactorEnabled: 'Two-factor authentication is enabled',
   twoFactorDisabled: 'Two-factor authentication is disabled',
   invalidChallenge: 'The sign-in has expired, please log in again',
+  invalidRecoveryCode: 'Invalid recovery code',
+  recoveryCodesRegenerated: 'New recovery codes are ready; the old ones no longer work',
+  oneSecondFactor: 'Send either a code or a recovery code, not both',
   notMultipart: 'Expected a multipart/form-data upload',
   avatarRequired: 'Please choose an image to upload (form field "avatar")',
   avatarTooLarge: 'The image is too large. The maximum size is 5 MB',
@@ -186,9 +189,14 @@ export const NICKNAME_MIN = 3;
 export const NICKNAME_MAX = 32;
 export const PASSPORT_NUMBER_MAX = 32;
 export const PASSPORT_ISSUED_BY_MAX = 200;
-export const CHANGE_PASSWORD_MIN = 6;
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
+/** Recovery codes handed out when two-factor is turned on (and on each regeneration). */
+export const RECOVERY_CODE_COUNT = 10;
+/** Characters of a recovery code (shown as two groups of five: "k7m2p-x9qaz"). */
+export const RECOVERY_CODE_LENGTH = 10;
+/** Lowercase letters and digits without the look-alikes (0/o, 1/l/i): 31 symbols, ~49.5 bits a code. */
+export const RECOVERY_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 export const AVATAR_MAX_MB = 5;
 export const AVATAR_MAX_BYTES = AVATAR_MAX_MB * 1024 * 1024;
@@ -385,7 +393,12 @@ export const AvatarResultSchema = v.object({ avatar_url: v.string() });
 
 // ---- password change ------------------------------------------------------------------------
 
-/** POST /api/v2/user/change-password. `confirm_password` is optional on the wire; when sent it must match. */
+/**
+ * POST /api/v2/user/change-password. `confirm_password` is optional on the wire; when sent it
+ * must match. The new password follows contract/auth.ts's PasswordSchema, the very rule (and
+ * texts) of registration and reset: 8 to 128 characters, no spaces, a lowercase and an
+ * uppercase letter, a digit and a symbol.
+ */
 export const ChangePasswordSchema = v.pipe(
   v.object(
     {
@@ -394,13 +407,8 @@ export const ChangePasswordSchema = v.pipe(
         v.minLength(1, 'Current password is required'),
         v.maxLength(PASSWORD_MAX, ProfileText.currentPasswordIncorrect),
       ),
-      new_password: v.pipe(
-        text('New password'),
-        v.minLength(1, 'New password is required'),
-        v.maxLength(PASSWORD_MAX, `New password must be at most ${PASSWORD_MAX} characters`),
-        v.minLength(CHANGE_PASSWORD_MIN, `New password must be at least ${CHANGE_PASSWORD_MIN} characters`),
-        v.check((s) => s.trim().length > 0, 'New password must not be only spaces'),
-      ),
+      // The one password rule of registration and reset (issue 26 wins over the spec's 6 characters).
+      new_password: PasswordSchema,
       confirm_password: v.optional(v.pipe(text('Password confirmation'), v.maxLength(PASSWORD_MAX, ProfileText.passwordsDoNotMatch))),
     },
     requiredFields({ old_password: 'Current password', new_password: 'New password' }),
@@ -450,19 +458,65 @@ export type TwoFactorSetup = v.InferOutput<typeof TwoFactorSetupSchema>;
 
 export const TwoFactorStatusSchema = v.object({ two_factor_enabled: v.boolean(), message: v.string() });
 
-/** POST /api/platform/auth/login/2fa: the challenge from the login answer and a current code. */
-export const LoginTwoFactorSchema = v.object(
-  {
-    challenge: v.pipe(
-      text('Challenge'),
-      v.trim(),
-      v.minLength(1, 'Challenge is required'),
-      v.maxLength(OPAQUE_TOKEN_MAX, ProfileText.invalidChallenge),
-    ),
-    code: TotpCodeSchema,
-  },
-  requiredFields({ challenge: 'Challenge', code: 'Code' }),
+/**
+ * A recovery code as typed: any case, spaces and dashes allowed ("K7M2P-X9QAZ"); normalised to
+ * the 10 lowercase characters of RECOVERY_CODE_ALPHABET.
+ */
+export const RecoveryCodeSchema = v.pipe(
+  text('Recovery code'),
+  v.maxLength(32, ProfileText.invalidRecoveryCode),
+  v.transform((s) => s.replace(/[\s-]+/g, '').toLowerCase()),
+  v.minLength(1, 'Recovery code is required'),
+  v.regex(new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`), ProfileText.invalidRecoveryCode),
 );
+
+/** A recovery code for display: two groups of five ("k7m2p-x9qaz"). */
+export function formatRecoveryCode(code: string): string {
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** Data of POST /api/v2/user/2fa/verify (two-factor turned on) and of POST 2fa/recovery-codes (a fresh set): shown once. */
+export const TwoFactorEnabledSchema = v.object({
+  two_factor_enabled: v.literal(true),
+  message: v.string(),
+  /** RECOVERY_CODE_COUNT codes, normalised (lowercase, no dash); the server keeps only their keyed hashes. */
+  recovery_codes: v.array(v.string()),
+});
+export type TwoFactorEnabled = v.InferOutput<typeof TwoFactorEnabledSchema>;
+
+/** Data of GET /api/v2/user/2fa/recovery-codes: how many unused codes are left (0 with two-factor off). */
+export const RecoveryCodesStatusSchema = v.object({ remaining: v.number(), total: v.number() });
+export type RecoveryCodesStatus = v.InferOutput<typeof RecoveryCodesStatusSchema>;
+
+/** The second factor of a login: a TOTP code from the app or one of the recovery codes. */
+export type SecondFactor = { kind: 'totp'; code: string } | { kind: 'recovery'; code: string };
+
+/**
+ * POST /api/platform/auth/login/2fa: the challenge from the login answer and either a current
+ * code (`code`) or one unused recovery code (`recovery_code`).
+ */
+export const LoginTwoFactorSchema = v.pipe(
+  v.object(
+    {
+      challenge: v.pipe(
+        text('Challenge'),
+        v.trim(),
+        v.minLength(1, 'Challenge is required'),
+        v.maxLength(OPAQUE_TOKEN_MAX, ProfileText.invalidChallenge),
+      ),
+      code: v.optional(TotpCodeSchema),
+      recovery_code: v.optional(RecoveryCodeSchema),
+    },
+    requiredFields({ challenge: 'Challenge', code: 'Code' }),
+  ),
+  v.forward(v.partialCheck([['code'], ['recovery_code']], (o) => o.code !== undefined || o.recovery_code !== undefined, 'Code is required'), ['code']),
+  v.forward(v.partialCheck([['code'], ['recovery_code']], (o) => o.code === undefined || o.recovery_code === undefined, ProfileText.oneSecondFactor), ['recovery_code']),
+  v.transform((o): { challenge: string; factor: SecondFactor } => ({
+    challenge: o.challenge,
+    factor: o.recovery_code !== undefined ? { kind: 'recovery', code: o.recovery_code } : { kind: 'totp', code: o.code ?? '' },
+  })),
+);
+export type LoginTwoFactorInput = v.InferInput<typeof LoginTwoFactorSchema>;
 
 // ---- documents ------------------------------------------------------------------------------
 

@@ -170,6 +170,7 @@ const OWNERS: Record<string, string[]> = {
   telegram_link_codes: [PROFILE],
   two_factor_state: [PROFILE],
   two_factor_challenges: [PROFILE],
+  two_factor_recovery_codes: [PROFILE],
   // The ledger kernel: every balance, user's or house's, moves only through its postings.
   balances: [LEDGER],
   house_balances: [LEDGER],

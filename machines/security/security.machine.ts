@@ -10,10 +10,16 @@
  *   its field details. The passwords travel only in the event and the request, never in context.
  * - `twoFactor`: `disabled` -(enableRequested)-> `starting` (POST 2fa/enable: a new secret) ->
  *   `awaitingCode` (the view shows the QR code and the secret) -(codeSubmitted)-> `verifying`
- *   (POST 2fa/verify) -> `enabled`; a wrong code stays in `awaitingCode` with the error.
- *   `enabled` -(disableRequested)-> `confirmingDisable` (asks for a current code)
- *   -(disableSubmitted)-> `disabling` (DELETE 2fa/disable) -> `disabled`. Each switch asks the
- *   session to re-fetch the user (its two_factor_enabled) and toasts.
+ *   (POST 2fa/verify) -> `showingCodes` (the ten recovery codes the answer carries, shown once in
+ *   a dialog) -(recoveryCodesSaved: "I saved them")-> `enabled`; a wrong code stays in
+ *   `awaitingCode` with the error. Started with two-factor on, `countingCodes` (GET
+ *   2fa/recovery-codes) learns how many recovery codes are left first (a failure leaves the
+ *   count unknown). `enabled` -(recoveryCodesRegenerateRequested)-> `confirmingRegenerate`
+ *   (asks for a current TOTP code) -(recoveryCodesRegenerateSubmitted)-> `regenerating` (POST
+ *   2fa/recovery-codes: the old set dies) -> `showingCodes`. `enabled` -(disableRequested)->
+ *   `confirmingDisable` (asks for a current code) -(disableSubmitted)-> `disabling` (DELETE
+ *   2fa/disable) -> `disabled`. Switching on or off asks the session to re-fetch the user (its
+ *   two_factor_enabled) and toasts. Every state with two-factor on carries the tag `on`.
  */
 import * as v from 'valibot';
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
@@ -37,6 +43,10 @@ export interface SecurityContext {
   twoFactorError: string | null;
   /** The code field's problem (a locale key). */
   codeError: string | null;
+  /** A fresh set of recovery codes, only while `showingCodes` (they are never fetched again). */
+  recoveryCodes: string[] | null;
+  /** Unused recovery codes left; null while unknown. */
+  recoveryRemaining: number | null;
 }
 
 export type SecurityEvent =
@@ -46,7 +56,11 @@ export type SecurityEvent =
   | { type: 'security.twoFactorCodeSubmitted'; code: string }
   | { type: 'security.twoFactorDisableRequested' }
   | { type: 'security.twoFactorDisableCancelled' }
-  | { type: 'security.twoFactorDisableSubmitted'; code: string };
+  | { type: 'security.twoFactorDisableSubmitted'; code: string }
+  | { type: 'security.recoveryCodesSaved' }
+  | { type: 'security.recoveryCodesRegenerateRequested' }
+  | { type: 'security.recoveryCodesRegenerateCancelled' }
+  | { type: 'security.recoveryCodesRegenerateSubmitted'; code: string };
 
 export type SecurityParentEvent = { type: 'toast.requested'; toast: ToastRequest } | { type: 'session.userRefreshRequested' };
 
@@ -63,6 +77,9 @@ function missing(name: string): never {
   throw new Error(`securityMachine: the "${name}" actor has no implementation; supply it with securityMachine.provide()`);
 }
 
+/** The text of a failed regeneration that brings none of its own (a locale key). */
+const REGENERATE_FALLBACK = 'profile.errors.regenerate_codes_failed';
+
 const normaliseCode = (code: string) => code.replace(/\s+/g, '');
 
 export const securityMachine = setup({
@@ -74,8 +91,13 @@ export const securityMachine = setup({
   actors: {
     changePassword: fromPromise<void, ChangePasswordInput>(() => missing('changePassword')),
     startTwoFactor: fromPromise<TwoFactorSetup, void>(() => missing('startTwoFactor')),
-    confirmTwoFactor: fromPromise<void, TwoFactorCodeInput>(() => missing('confirmTwoFactor')),
+    /** Answers the new recovery codes. */
+    confirmTwoFactor: fromPromise<string[], TwoFactorCodeInput>(() => missing('confirmTwoFactor')),
     disableTwoFactor: fromPromise<void, TwoFactorCodeInput>(() => missing('disableTwoFactor')),
+    /** Answers how many unused recovery codes are left. */
+    countRecoveryCodes: fromPromise<number, void>(() => missing('countRecoveryCodes')),
+    /** Answers the fresh set. */
+    regenerateRecoveryCodes: fromPromise<string[], TwoFactorCodeInput>(() => missing('regenerateRecoveryCodes')),
   },
   guards: {
     isTwoFactorOn: ({ context }) => context.startedEnabled,
@@ -84,7 +106,7 @@ export const securityMachine = setup({
       return v.is(PasswordChangeFormSchema, event);
     },
     isCodeValid: ({ event }) => {
-      assertEvent(event, ['security.twoFactorCodeSubmitted', 'security.twoFactorDisableSubmitted']);
+      assertEvent(event, ['security.twoFactorCodeSubmitted', 'security.twoFactorDisableSubmitted', 'security.recoveryCodesRegenerateSubmitted']);
       return v.is(TwoFactorCodeFormSchema, { code: event.code });
     },
   },
@@ -106,6 +128,9 @@ export const securityMachine = setup({
       twoFactorError: failureText(params.error, params.fallback),
       codeError: null,
     })),
+    assignRecoveryCodes: assign((_, codes: string[]) => ({ recoveryCodes: codes, recoveryRemaining: codes.length, twoFactorError: null, codeError: null })),
+    clearRecoveryCodes: assign({ recoveryCodes: null }),
+    assignRemaining: assign((_, remaining: number | null) => ({ recoveryRemaining: remaining })),
     toast: sendParent((_, params: { toast: ToastRequest }): SecurityParentEvent => ({ type: 'toast.requested', toast: params.toast })),
     refreshUser: sendParent((): SecurityParentEvent => ({ type: 'session.userRefreshRequested' })),
   },
@@ -118,6 +143,8 @@ export const securityMachine = setup({
     setup: null,
     twoFactorError: null,
     codeError: null,
+    recoveryCodes: null,
+    recoveryRemaining: null,
   }),
   type: 'parallel',
   states: {
@@ -162,7 +189,16 @@ export const securityMachine = setup({
       initial: 'checking',
       states: {
         checking: {
-          always: [{ guard: 'isTwoFactorOn', target: 'enabled' }, { target: 'disabled' }],
+          always: [{ guard: 'isTwoFactorOn', target: 'countingCodes' }, { target: 'disabled' }],
+        },
+        countingCodes: {
+          tags: ['on'],
+          invoke: {
+            id: 'countRecoveryCodes',
+            src: 'countRecoveryCodes',
+            onDone: { target: 'enabled', actions: { type: 'assignRemaining', params: ({ event }) => event.output } },
+            onError: { target: 'enabled', description: 'The count stays unknown; two-factor is on all the same.' },
+          },
         },
         disabled: {
           on: { 'security.twoFactorEnableRequested': { target: 'starting', actions: 'clearTwoFactorError' } },
@@ -199,8 +235,13 @@ export const securityMachine = setup({
               return { code: normaliseCode(event.code) };
             },
             onDone: {
-              target: 'enabled',
-              actions: ['clearSetup', 'refreshUser', { type: 'toast', params: { toast: { type: 'success', messageKey: 'profile.security.two_factor_enabled' } } }],
+              target: 'showingCodes',
+              actions: [
+                'clearSetup',
+                { type: 'assignRecoveryCodes', params: ({ event }) => event.output },
+                'refreshUser',
+                { type: 'toast', params: { toast: { type: 'success', messageKey: 'profile.security.two_factor_enabled' } } },
+              ],
             },
             onError: {
               target: 'awaitingCode',
@@ -208,10 +249,44 @@ export const securityMachine = setup({
             },
           },
         },
+        showingCodes: {
+          tags: ['on'],
+          description: 'The recovery codes in a dialog, shown once: copy or download them, then "I saved them".',
+          on: { 'security.recoveryCodesSaved': { target: 'enabled', actions: 'clearRecoveryCodes' } },
+        },
         enabled: {
-          on: { 'security.twoFactorDisableRequested': { target: 'confirmingDisable', actions: 'clearTwoFactorError' } },
+          tags: ['on'],
+          on: {
+            'security.twoFactorDisableRequested': { target: 'confirmingDisable', actions: 'clearTwoFactorError' },
+            'security.recoveryCodesRegenerateRequested': { target: 'confirmingRegenerate', actions: 'clearTwoFactorError' },
+          },
+        },
+        confirmingRegenerate: {
+          tags: ['on'],
+          description: 'A new set needs a current code from the authenticator app.',
+          on: {
+            'security.recoveryCodesRegenerateSubmitted': [{ guard: 'isCodeValid', target: 'regenerating', actions: 'clearTwoFactorError' }, { actions: 'rejectCode' }],
+            'security.recoveryCodesRegenerateCancelled': { target: 'enabled', actions: 'clearTwoFactorError' },
+          },
+        },
+        regenerating: {
+          tags: ['on'],
+          invoke: {
+            id: 'regenerateRecoveryCodes',
+            src: 'regenerateRecoveryCodes',
+            input: ({ event }) => {
+              assertEvent(event, 'security.recoveryCodesRegenerateSubmitted');
+              return { code: normaliseCode(event.code) };
+            },
+            onDone: { target: 'showingCodes', actions: { type: 'assignRecoveryCodes', params: ({ event }) => event.output } },
+            onError: {
+              target: 'confirmingRegenerate',
+              actions: { type: 'assignTwoFactorError', params: ({ event }) => ({ error: event.error, fallback: REGENERATE_FALLBACK }) },
+            },
+          },
         },
         confirmingDisable: {
+          tags: ['on'],
           description: 'Turning it off needs a current code from the authenticator app.',
           on: {
             'security.twoFactorDisableSubmitted': [{ guard: 'isCodeValid', target: 'disabling', actions: 'clearTwoFactorError' }, { actions: 'rejectCode' }],
@@ -219,6 +294,7 @@ export const securityMachine = setup({
           },
         },
         disabling: {
+          tags: ['on'],
           invoke: {
             id: 'disableTwoFactor',
             src: 'disableTwoFactor',
@@ -228,7 +304,7 @@ export const securityMachine = setup({
             },
             onDone: {
               target: 'disabled',
-              actions: ['refreshUser', { type: 'toast', params: { toast: { type: 'success', messageKey: 'profile.security.two_factor_disabled' } } }],
+              actions: [{ type: 'assignRemaining', params: null }, 'refreshUser', { type: 'toast', params: { toast: { type: 'success', messageKey: 'profile.security.two_factor_disabled' } } }],
             },
             onError: {
               target: 'confirmingDisable',

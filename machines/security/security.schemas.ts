@@ -1,24 +1,21 @@
 /**
- * The security forms' rules (spec section 5, "Profile password change": old, new and confirm
- * are required, new at least 6 characters, new and confirm equal), plus what the server adds
- * (contract/profile.ts, ChangePasswordSchema): at most 128 characters, not only spaces, and
- * different from the current password. The two-factor code is 6 digits (spaces allowed, as an
- * authenticator app shows "123 456"). Messages are locale keys.
+ * The security forms' rules. The new password follows the one password rule of registration
+ * and reset (contract/auth.ts's PasswordSchema, issue 26: at least 8 characters with a lowercase
+ * and an uppercase letter, a digit and a symbol, no spaces; its English texts are shown through
+ * their locale keys, src/i18n/server-texts.ts), plus what the change adds (contract/profile.ts,
+ * ChangePasswordSchema): old, new and confirm required, new and confirm equal, new different
+ * from the current password. The two-factor code is 6 digits (spaces allowed, as an
+ * authenticator app shows "123 456"); a recovery code is 10 letters and digits (a dash and
+ * spaces allowed, any case). Other messages are locale keys.
  */
 import * as v from 'valibot';
-import { CHANGE_PASSWORD_MIN } from '../../contract/profile';
-import { PASSWORD_MAX } from '../registration/registration.schemas';
+import { RecoveryCodeSchema } from '../../contract/profile';
+import { PASSWORD_MAX, PasswordSchema } from '../registration/registration.schemas';
 
 export const PasswordChangeFormSchema = v.pipe(
   v.object({
     oldPassword: v.pipe(v.string('profile.validation.old_password_required'), v.nonEmpty('profile.validation.old_password_required'), v.maxLength(PASSWORD_MAX, 'validation.password_max_length')),
-    newPassword: v.pipe(
-      v.string('profile.validation.new_password_required'),
-      v.nonEmpty('profile.validation.new_password_required'),
-      v.minLength(CHANGE_PASSWORD_MIN, 'profile.validation.new_password_min_length'),
-      v.maxLength(PASSWORD_MAX, 'validation.password_max_length'),
-      v.check((s) => s.trim().length > 0, 'profile.validation.new_password_blank'),
-    ),
+    newPassword: PasswordSchema,
     confirmPassword: v.pipe(v.string('validation.password_confirmation_required'), v.nonEmpty('validation.password_confirmation_required')),
   }),
   v.forward(
@@ -40,3 +37,8 @@ export const TwoFactorCodeFormSchema = v.object({
   ),
 });
 export type TwoFactorCodeFormValues = v.InferOutput<typeof TwoFactorCodeFormSchema>;
+
+export const RecoveryCodeFormSchema = v.object({
+  code: v.pipe(v.string('auth.recovery_code_invalid'), v.check((s) => v.is(RecoveryCodeSchema, s), 'auth.recovery_code_invalid')),
+});
+export type RecoveryCodeFormValues = v.InferOutput<typeof RecoveryCodeFormSchema>;

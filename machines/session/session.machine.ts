@@ -63,7 +63,8 @@ export interface SessionContext {
 
 export type SessionEvent =
   | { type: 'session.loginSubmitted'; username: string; password: string }
-  | { type: 'session.twoFactorSubmitted'; code: string }
+  /** The login's second step: a code from the authenticator app, or (`recovery`) one of the recovery codes. */
+  | { type: 'session.twoFactorSubmitted'; code: string; recovery?: boolean }
   | { type: 'session.twoFactorCancelled' }
   | { type: 'session.registered'; token: string; refreshToken: string | null; user: User }
   | { type: 'session.logoutRequested' }
@@ -89,9 +90,11 @@ export interface LoginInput {
   username: string;
   password: string;
 }
+/** The body of POST /api/platform/auth/login/2fa: the challenge and either a TOTP `code` or a `recovery_code`. */
 export interface VerifyTwoFactorInput {
   challenge: string;
-  code: string;
+  code?: string;
+  recovery_code?: string;
 }
 export interface LogoutInput {
   sessionType: SessionType | null;
@@ -457,7 +460,8 @@ export const sessionMachine = setup({
             src: 'verifyTwoFactor',
             input: ({ context, event }) => {
               assertEvent(event, 'session.twoFactorSubmitted');
-              return { challenge: context.twoFactorChallenge ?? '', code: event.code };
+              const challenge = context.twoFactorChallenge ?? '';
+              return event.recovery ? { challenge, recovery_code: event.code } : { challenge, code: event.code };
             },
             onDone: {
               target: '#session.loggedIn',

@@ -13,9 +13,11 @@
  *   GET    /uploads/avatars/:file                    a stored avatar (public, random name)
  *   POST   /api/v2/user/change-password              {old_password, new_password, confirm_password?}
  *   POST   /api/v2/user/2fa/enable                   -> {secret, otpauth_url, qr_code, expires_at}
- *   POST   /api/v2/user/2fa/verify                   {code} -> two-factor on
+ *   POST   /api/v2/user/2fa/verify                   {code} -> two-factor on, {recovery_codes} (shown once)
+ *   GET    /api/v2/user/2fa/recovery-codes           -> {remaining, total}
+ *   POST   /api/v2/user/2fa/recovery-codes           {code} (TOTP) -> a fresh {recovery_codes}; the old set dies
  *   DELETE /api/v2/user/2fa/disable                  {code} (body or query) -> two-factor off
- *   POST   /api/platform/auth/login/2fa              {challenge, code} -> the session (no bearer)
+ *   POST   /api/platform/auth/login/2fa              {challenge, code | recovery_code} -> the session (no bearer)
  *   GET    /api/v2/documents/types                   the 10 types with their limits
  *   POST   /api/v2/documents/upload                  multipart `type` + 1-5 `files` -> 201 {document}
  *   GET    /api/v2/user/documents                    {documents}
@@ -217,8 +219,16 @@ export const profileModule: ServerModule = {
 
     app.post('/api/v2/user/2fa/verify', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
       const { code } = parseBody(TwoFactorCodeSchema, req.body);
-      await svc.verifyTwoFactor(req.auth!.userId, code);
-      return ok({ two_factor_enabled: true, message: ProfileText.twoFactorEnabled });
+      const recovery_codes = await svc.verifyTwoFactor(req.auth!.userId, code);
+      return ok({ two_factor_enabled: true, message: ProfileText.twoFactorEnabled, recovery_codes });
+    });
+
+    app.get('/api/v2/user/2fa/recovery-codes', bearer, async (req) => ok(await svc.recoveryCodesStatus(req.auth!.userId)));
+
+    app.post('/api/v2/user/2fa/recovery-codes', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
+      const { code } = parseBody(TwoFactorCodeSchema, req.body);
+      const recovery_codes = await svc.regenerateRecoveryCodes(req.auth!.userId, code);
+      return ok({ two_factor_enabled: true, message: ProfileText.recoveryCodesRegenerated, recovery_codes });
     });
 
     app.delete('/api/v2/user/2fa/disable', bearerLimited(PROFILE_LIMITS.codes), async (req) => {
@@ -229,8 +239,8 @@ export const profileModule: ServerModule = {
 
     // The second step of a login with two-factor on (the first answered {two_factor_required, challenge}).
     app.post('/api/platform/auth/login/2fa', limit(IP_LIMITS.login), async (req) => {
-      const { challenge, code } = parseBody(LoginTwoFactorSchema, req.body);
-      const userId = await svc.completeTwoFactorLogin(challenge, code);
+      const { challenge, factor } = parseBody(LoginTwoFactorSchema, req.body);
+      const userId = await svc.completeTwoFactorLogin(challenge, factor);
       return ok(await auth.openSession(userId, 'user'));
     });
 

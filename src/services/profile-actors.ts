@@ -62,8 +62,10 @@ export function profileSectionImplementations(api: ProfileApi, win: Window | nul
       actors: {
         changePassword: fromPromise<void, ChangePasswordInput>(({ input }) => api.changePassword(input)),
         startTwoFactor: fromPromise<TwoFactorSetup, void>(() => api.enableTwoFactor()),
-        confirmTwoFactor: fromPromise<void, TwoFactorCodeInput>(({ input }) => api.verifyTwoFactor(input.code)),
+        confirmTwoFactor: fromPromise<string[], TwoFactorCodeInput>(({ input }) => api.verifyTwoFactor(input.code)),
         disableTwoFactor: fromPromise<void, TwoFactorCodeInput>(({ input }) => api.disableTwoFactor(input.code)),
+        countRecoveryCodes: fromPromise<number, void>(() => api.recoveryCodesLeft()),
+        regenerateRecoveryCodes: fromPromise<string[], TwoFactorCodeInput>(({ input }) => api.regenerateRecoveryCodes(input.code)),
       },
     }),
     avatar: avatarMachine.provide({

@@ -12,8 +12,10 @@ import {
   DocumentSchema,
   DocumentTypeInfoSchema,
   ProfileSchema,
+  RecoveryCodesStatusSchema,
   TelegramLinkCodeSchema,
   TelegramStatusSchema,
+  TwoFactorEnabledSchema,
   TwoFactorSetupSchema,
   type Document,
   type DocumentTypeInfo,
@@ -32,6 +34,7 @@ export const PROFILE_API_FALLBACK = {
   ...PROFILE_FALLBACKS,
   download: 'profile.documents.download_failed',
   resendVerification: RESEND_FALLBACK_KEY,
+  regenerateRecoveryCodes: 'profile.errors.regenerate_codes_failed',
 } as const;
 
 /**
@@ -66,8 +69,21 @@ export function createProfileApi(http: HttpClient) {
       return parsed(TwoFactorSetupSchema, PROFILE_API_FALLBACK.enableTwoFactor, '/api/v2/user/2fa/enable', { method: 'POST', body: {} });
     },
 
-    async verifyTwoFactor(code: string): Promise<void> {
-      await data(PROFILE_API_FALLBACK.verifyTwoFactor, '/api/v2/user/2fa/verify', { method: 'POST', body: { code } });
+    /** Two-factor on: answers the ten recovery codes (the only time they are sent). */
+    async verifyTwoFactor(code: string): Promise<string[]> {
+      const answer = await parsed(TwoFactorEnabledSchema, PROFILE_API_FALLBACK.verifyTwoFactor, '/api/v2/user/2fa/verify', { method: 'POST', body: { code } });
+      return answer.recovery_codes;
+    },
+
+    async recoveryCodesLeft(): Promise<number> {
+      const status = await parsed(RecoveryCodesStatusSchema, PROFILE_API_FALLBACK.verifyTwoFactor, '/api/v2/user/2fa/recovery-codes', { method: 'GET' });
+      return status.remaining;
+    },
+
+    /** A fresh set (a current TOTP code confirms); the old set dies. */
+    async regenerateRecoveryCodes(code: string): Promise<string[]> {
+      const answer = await parsed(TwoFactorEnabledSchema, PROFILE_API_FALLBACK.regenerateRecoveryCodes, '/api/v2/user/2fa/recovery-codes', { method: 'POST', body: { code } });
+      return answer.recovery_codes;
     },
 
     async disableTwoFactor(code: string): Promise<void> {

@@ -55,6 +55,7 @@ function doc(id: number, status: Document['status'], extra: Partial<Document> = 
 }
 
 const setupData: TwoFactorSetup = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/x', qr_code: 'data:image/png;base64,iVBORw0KGgo=', expires_at: 1_900_000_000 };
+const RECOVERY_CODES = ['k7m2px9qaz', 'abcdefghjk', 'mnpqrstuvw', 'xyz2345678', '9abcdefghj', 'kmnpqrstuv', 'wxyz234567', '89abcdefgh', 'jkmnpqrstu', 'vwxyz23456'];
 const unlinked: TelegramStatus = { linked: false, telegram: null, pending_code: null, deep_link: null, expires_at: null };
 
 interface Server {
@@ -62,7 +63,7 @@ interface Server {
   savePersonalData: (input: SavePersonalDataInput) => Promise<Profile>;
   changePassword: (input: ChangePasswordInput) => Promise<void>;
   startTwoFactor: () => Promise<TwoFactorSetup>;
-  confirmTwoFactor: (input: TwoFactorCodeInput) => Promise<void>;
+  confirmTwoFactor: (input: TwoFactorCodeInput) => Promise<string[]>;
   loadDocuments: () => Promise<DocumentsSnapshotData>;
   uploadDocuments: (input: UploadDocumentsInput) => Promise<Document[]>;
   deleteDocument: (input: DeleteDocumentInput) => Promise<void>;
@@ -100,11 +101,13 @@ function startProfileApp(server: Partial<Server> = {}, user: User = makeUser()) 
                 return (server.changePassword ?? (() => Promise.resolve()))(input);
               }),
               startTwoFactor: fromPromise<TwoFactorSetup, void>(() => (server.startTwoFactor ?? (() => Promise.resolve(setupData)))()),
-              confirmTwoFactor: fromPromise<void, TwoFactorCodeInput>(({ input }) => {
+              confirmTwoFactor: fromPromise<string[], TwoFactorCodeInput>(({ input }) => {
                 calls.confirm.push(input.code);
-                return (server.confirmTwoFactor ?? (() => Promise.resolve()))(input);
+                return (server.confirmTwoFactor ?? (() => Promise.resolve(RECOVERY_CODES)))(input);
               }),
               disableTwoFactor: fromPromise<void, TwoFactorCodeInput>(() => never()),
+              countRecoveryCodes: fromPromise<number, void>(() => Promise.resolve(10)),
+              regenerateRecoveryCodes: fromPromise<string[], TwoFactorCodeInput>(() => never()),
             },
           }),
           avatar: avatarMachine.provide({ actors: { uploadAvatar: fromPromise<AvatarResult, UploadAvatarInput>(() => never()) } }),
@@ -270,20 +273,25 @@ describe('security', () => {
     app.render(<ProfilePage />);
     const security = section('security');
     await user.type(await security.findByLabelText(/^Current password/), 'Trade#Pass2026');
-    await user.type(security.getByLabelText(/^New password/), '12345');
+    // The form states the rule, the same as registration's.
+    expect(security.getByText('At least 8 characters with a lowercase and an uppercase letter, a number and a special character, no spaces')).toBeTruthy();
+    await user.type(security.getByLabelText(/^New password/), 'abcdef');
     await user.tab();
-    expect(await security.findByText('New password must be at least 6 characters')).toBeTruthy();
+    expect(await security.findByText('Password must be at least 8 characters')).toBeTruthy();
     await user.clear(security.getByLabelText(/^New password/));
-    await user.type(security.getByLabelText(/^New password/), 'fresh-pass');
-    await user.type(security.getByLabelText(/^Confirm new password/), 'fresh-pazz');
+    await user.type(security.getByLabelText(/^New password/), 'abcdefgh');
+    expect(await security.findByText('Password must contain at least one uppercase letter')).toBeTruthy();
+    await user.clear(security.getByLabelText(/^New password/));
+    await user.type(security.getByLabelText(/^New password/), 'Fresh#Pass27');
+    await user.type(security.getByLabelText(/^Confirm new password/), 'Fresh#Pazz27');
     await user.tab();
     expect(await security.findByText('Passwords do not match')).toBeTruthy();
     expect(app.calls.change).toEqual([]);
     await user.clear(security.getByLabelText(/^Confirm new password/));
-    await user.type(security.getByLabelText(/^Confirm new password/), 'fresh-pass');
+    await user.type(security.getByLabelText(/^Confirm new password/), 'Fresh#Pass27');
     await user.click(security.getByRole('button', { name: 'Change password' }));
     expect(await security.findByText('Password changed. Other devices have been signed out.')).toBeTruthy();
-    expect(app.calls.change).toEqual([{ old_password: 'Trade#Pass2026', new_password: 'fresh-pass', confirm_password: 'fresh-pass' }]);
+    expect(app.calls.change).toEqual([{ old_password: 'Trade#Pass2026', new_password: 'Fresh#Pass27', confirm_password: 'Fresh#Pass27' }]);
     expect((security.getByLabelText(/^Current password/) as HTMLInputElement).value).toBe('');
   });
 
@@ -298,8 +306,8 @@ describe('security', () => {
     app.render(<ProfilePage />);
     const security = section('security');
     await user.type(await security.findByLabelText(/^Current password/), 'Wrong#Pass1');
-    await user.type(security.getByLabelText(/^New password/), 'fresh-pass');
-    await user.type(security.getByLabelText(/^Confirm new password/), 'fresh-pass');
+    await user.type(security.getByLabelText(/^New password/), 'Fresh#Pass27');
+    await user.type(security.getByLabelText(/^Confirm new password/), 'Fresh#Pass27');
     await user.click(security.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(app.calls.change).toHaveLength(1));
     expect((await security.findAllByText('Current password is incorrect')).length).toBe(1);
@@ -310,8 +318,8 @@ describe('security', () => {
     const user = userEvent.setup();
     startProfileApp().render(<ProfilePage />);
     const security = section('security');
-    await user.type(await security.findByLabelText(/^New password/), 'fresh-pass');
-    await user.type(security.getByLabelText(/^Confirm new password/), 'fresh-pazz');
+    await user.type(await security.findByLabelText(/^New password/), 'Fresh#Pass27');
+    await user.type(security.getByLabelText(/^Confirm new password/), 'Fresh#Pazz27');
     await user.tab();
     expect(await security.findByText('Passwords do not match')).toBeTruthy();
   });
@@ -328,6 +336,20 @@ describe('security', () => {
     await user.click(security.getByRole('button', { name: 'Verify and enable' }));
     expect(await security.findByText('2FA on')).toBeTruthy();
     expect(app.calls.confirm).toEqual(['123456']);
+    // The ten recovery codes, shown once in a dialog that closes only after "I saved them".
+    const dialog = await screen.findByRole('dialog', { name: 'Save your recovery codes' });
+    const codes = within(within(dialog).getByRole('list', { name: 'Recovery codes' })).getAllByRole('listitem');
+    expect(codes.map((li) => li.textContent)).toEqual(RECOVERY_CODES.map((c) => `${c.slice(0, 5)}-${c.slice(5)}`));
+    const download = within(dialog).getByRole('link', { name: 'Download as text' });
+    expect(download.getAttribute('download')).toBe('tradeterminal-recovery-codes.txt');
+    expect(decodeURIComponent(download.getAttribute('href') ?? '')).toContain('k7m2p-x9qaz\nabcde-fghjk');
+    const done = within(dialog).getByRole('button', { name: 'I saved them' });
+    expect((done as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(dialog).getByLabelText('I have saved these codes somewhere safe'));
+    await user.click(done);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Save your recovery codes' })).toBeNull());
+    expect(security.getByText('Unused codes left: 10 of 10')).toBeTruthy();
+    expect(security.getByRole('button', { name: 'New recovery codes' })).toBeTruthy();
     expect(security.getByRole('button', { name: 'Turn off 2FA' })).toBeTruthy();
   });
 });

@@ -127,7 +127,7 @@ test('profile: personal data, avatar, password, two-factor login, documents, Tel
   await security.getByLabel('Current password').fill(PASSWORD);
   await security.getByRole('textbox', { name: 'New password', exact: true }).fill('12345');
   await security.getByLabel('Confirm new password').click();
-  await expect(security.getByText('New password must be at least 6 characters')).toBeVisible();
+  await expect(security.getByText('Password must be at least 8 characters')).toBeVisible();
   await security.getByRole('textbox', { name: 'New password', exact: true }).fill(newPassword);
   await security.getByLabel('Confirm new password').fill(newPassword);
   await security.getByRole('button', { name: 'Change password' }).click();
@@ -145,6 +145,11 @@ test('profile: personal data, avatar, password, two-factor login, documents, Tel
   await security.getByLabel('6-digit code').fill(totp(secret));
   await security.getByRole('button', { name: 'Verify and enable' }).click();
   await expect(page.getByText('Two-factor authentication is on')).toBeVisible();
+  const codesDialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(codesDialog.getByRole('listitem')).toHaveCount(10);
+  await codesDialog.getByLabel('I have saved these codes somewhere safe').check();
+  await codesDialog.getByRole('button', { name: 'I saved them' }).click();
+  await expect(codesDialog).toHaveCount(0);
   await expect(security.getByText('2FA on')).toBeVisible();
 
   // ---- log out, log in with the new password and a code ----

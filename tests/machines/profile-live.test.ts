@@ -30,7 +30,7 @@ function totp(secret: string, offsetSteps = 0): string {
 describe('the profile screen against a real server', () => {
   const username = `prof${Date.now() % 100000}`;
   const password = 'Secret#123';
-  const newPassword = 'brand-new-pass';
+  const newPassword = 'Brand#New1pass';
   let secret = '';
 
   it('opens the profile, saves personal data, uploads an avatar, changes the password and turns on two-factor', async () => {
@@ -84,6 +84,10 @@ describe('the profile screen against a real server', () => {
     const bad = await waitFor(child('security'), (s) => s.matches({ twoFactor: 'awaitingCode' }) && s.context.twoFactorError !== null, WAIT);
     expect(bad.context.twoFactorError).toBe('Invalid code');
     child('security').send({ type: 'security.twoFactorCodeSubmitted', code: totp(secret) });
+    const shown = await waitFor(child('security'), (s) => s.matches({ twoFactor: 'showingCodes' }), WAIT);
+    expect(shown.context.recoveryCodes).toHaveLength(10);
+    expect(shown.context.recoveryRemaining).toBe(10);
+    child('security').send({ type: 'security.recoveryCodesSaved' });
     await waitFor(child('security'), (s) => s.matches({ twoFactor: 'enabled' }), WAIT);
     await waitFor(child('session'), (s) => s.context.user?.two_factor_enabled === true, WAIT);
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromPromise, waitFor, type AnyEventObject } from 'xstate';
 import type { User } from '../../contract/user';
-import { isServerUnreachable, sessionMachine, sessionReconnectDelay, type LogoutInput, type SaveFrontSettingsInput, type SessionInput } from '../../machines/session/session.machine';
+import { isServerUnreachable, sessionMachine, sessionReconnectDelay, type LogoutInput, type SaveFrontSettingsInput, type SessionInput, type VerifyTwoFactorInput } from '../../machines/session/session.machine';
 import type { AuthSession, LoginOutcome, PersistedSession } from '../../machines/types';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, startUnderParent, type PathModel } from './harness';
 import { makeUser } from './fixtures';
@@ -173,6 +173,7 @@ function deferred<T>(): Deferred<T> {
 
 function harness(input: SessionInput, outcomes: { login?: () => Promise<LoginOutcome>; fetchMe?: () => Promise<User>; exchange?: () => Promise<AuthSession> } = {}) {
   const logoutCalls: LogoutInput[] = [];
+  const verifyCalls: VerifyTwoFactorInput[] = [];
   const saveCalls: SaveFrontSettingsInput[] = [];
   const logoutResult = deferred<void>();
   const saveResults: Array<Deferred<unknown>> = [];
@@ -181,7 +182,10 @@ function harness(input: SessionInput, outcomes: { login?: () => Promise<LoginOut
   const machine = sessionMachine.provide({
     actors: {
       login: fromPromise<LoginOutcome, { username: string; password: string }>(() => (outcomes.login ?? (() => Promise.reject(new Error('no login'))))()),
-      verifyTwoFactor: fromPromise<AuthSession, { challenge: string; code: string }>(() => Promise.reject(new Error('unused'))),
+      verifyTwoFactor: fromPromise<AuthSession, VerifyTwoFactorInput>(({ input }) => {
+        verifyCalls.push(input);
+        return Promise.reject(new Error('Invalid recovery code'));
+      }),
       fetchMe: fromPromise<User, void>(() => (outcomes.fetchMe ?? (() => Promise.resolve(user)))()),
       logout: fromPromise<void, LogoutInput>(({ input }) => {
         logoutCalls.push(input);
@@ -201,13 +205,29 @@ function harness(input: SessionInput, outcomes: { login?: () => Promise<LoginOut
     },
   });
   const { actor, parentEvents } = startUnderParent(machine, input);
-  return { actor, parentEvents, logoutCalls, logoutResult, saveCalls, saveResults, persistSession, clearAddressToken };
+  return { actor, parentEvents, logoutCalls, verifyCalls, logoutResult, saveCalls, saveResults, persistSession, clearAddressToken };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 const authenticated = (token: string): LoginOutcome => ({ kind: 'authenticated', token, refreshToken: 'r-' + token, user });
 
 describe('session rules', () => {
+  it('sends the login second step as a TOTP code, or as a recovery code when the person chose one', async () => {
+    const h = harness({ persistedSession: null, adminToken: null }, { login: () => Promise.resolve({ kind: 'twoFactorRequired', challenge: 'ch-9' }) });
+    await waitFor(h.actor, (s) => s.matches({ loggedOut: 'idle' }));
+    h.actor.send({ type: 'session.loginSubmitted', username: 'trader', password: 'Trade#Pass2026' });
+    await waitFor(h.actor, (s) => s.matches({ loggedOut: 'awaitingTwoFactor' }));
+    h.actor.send({ type: 'session.twoFactorSubmitted', code: '123456' });
+    await waitFor(h.actor, (s) => s.matches({ loggedOut: 'awaitingTwoFactor' }) && s.context.loginError !== null);
+    h.actor.send({ type: 'session.twoFactorSubmitted', code: 'k7m2p-x9qaz', recovery: true });
+    await waitFor(h.actor, (s) => s.matches({ loggedOut: 'awaitingTwoFactor' }) && h.verifyCalls.length === 2 && s.context.loginError !== null);
+    expect(h.verifyCalls).toEqual([
+      { challenge: 'ch-9', code: '123456' },
+      { challenge: 'ch-9', recovery_code: 'k7m2p-x9qaz' },
+    ]);
+    expect(h.actor.getSnapshot().context.loginError).toBe('Invalid recovery code');
+  });
+
   it('runs logout one at a time: a second request while logging out does not call the server again', async () => {
     const h = harness({ persistedSession: persisted, adminToken: null });
     await waitFor(h.actor, (s) => s.matches('loggedIn'));

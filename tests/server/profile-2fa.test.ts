@@ -89,7 +89,7 @@ describe('enrolment', () => {
 
     const ok = await verify(u, `${right.slice(0, 3)} ${right.slice(3)}`);
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toEqual({ two_factor_enabled: true, message: ProfileText.twoFactorEnabled });
+    expect(ok.body.data).toEqual({ two_factor_enabled: true, message: ProfileText.twoFactorEnabled, recovery_codes: expect.any(Array) });
     expect((await server.api('GET', '/api/v2/user/profile', undefined, u.token)).body.data.two_factor_enabled).toBe(true);
     const row = await server.ctx.db.selectFrom('users').select(['two_factor_secret', 'two_factor_enabled']).where('id', '=', u.userId).executeTakeFirstOrThrow();
     expect(row.two_factor_enabled).toBe(1);

@@ -6,9 +6,11 @@
  * `auto` theme round-trip of front settings. A refused request changes nothing stored.
  */
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import { useTestServer } from '../support/server-fixture';
 import { lastMailTo, register, type Registered } from '../support/auth';
 import { ProfileText } from '../../contract/profile';
+import { FieldText, PasswordSchema } from '../../contract/auth';
 
 const server = useTestServer({ RATE_LIMIT: 'false' });
 
@@ -268,7 +270,7 @@ describe('POST /api/v2/user/change-password', () => {
   it('refuses a wrong current password and changes nothing', async () => {
     const u = await register(server);
     const before = await server.ctx.db.selectFrom('users').select(['password_hash', 'password_changed_at']).where('id', '=', u.userId).executeTakeFirstOrThrow();
-    const r = await change(u.token, { old_password: 'Wrong!Pass1', new_password: 'another1', confirm_password: 'another1' });
+    const r = await change(u.token, { old_password: 'Wrong!Pass1', new_password: 'Another#1x', confirm_password: 'Another#1x' });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, data: null, error: ProfileText.currentPasswordIncorrect });
     const after = await server.ctx.db.selectFrom('users').select(['password_hash', 'password_changed_at']).where('id', '=', u.userId).executeTakeFirstOrThrow();
@@ -281,12 +283,12 @@ describe('POST /api/v2/user/change-password', () => {
     const cases: [unknown, string][] = [
       [{ new_password: 'abcdef' }, 'Current password is required'],
       [{ old_password: u.password }, 'New password is required'],
-      [{ old_password: u.password, new_password: 'abc12' }, 'New password must be at least 6 characters'],
-      [{ old_password: u.password, new_password: 'x'.repeat(129) }, 'New password must be at most 128 characters'],
-      [{ old_password: u.password, new_password: '        ' }, 'New password must not be only spaces'],
-      [{ old_password: u.password, new_password: 'abcdef1', confirm_password: 'abcdef2' }, ProfileText.passwordsDoNotMatch],
+      [{ old_password: u.password, new_password: 'Ab#12' }, FieldText.passwordMinLength],
+      [{ old_password: u.password, new_password: 'x'.repeat(129) }, FieldText.passwordMaxLength],
+      [{ old_password: u.password, new_password: '        ' }, FieldText.passwordNoSpaces],
+      [{ old_password: u.password, new_password: 'Abcdef#1', confirm_password: 'Abcdef#2' }, ProfileText.passwordsDoNotMatch],
       [{ old_password: u.password, new_password: u.password }, ProfileText.passwordUnchanged],
-      [{ old_password: u.password, new_password: 123456 }, 'New password must be text'],
+      [{ old_password: u.password, new_password: 123456 }, 'Password must be text'],
     ];
     for (const [body, message] of cases) {
       const r = await change(u.token, body);
@@ -294,6 +296,32 @@ describe('POST /api/v2/user/change-password', () => {
       expect(r.body.error).toBe(message);
     }
     expect((await login(u, u.password)).status).toBe(200);
+  });
+
+  it('refuses a weak new password with the registration rule (issue 26) and changes nothing', async () => {
+    const u = await register(server);
+    const before = await server.ctx.db.selectFrom('users').select(['password_hash', 'password_changed_at']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+    // Each misses one thing registration and reset demand; "abcdef" was accepted before.
+    const cases: [string, string][] = [
+      ['abcdef', FieldText.passwordMinLength],
+      ['abcdefgh', FieldText.passwordUppercase],
+      ['ABCDEFG#1', FieldText.passwordLowercase],
+      ['Abcdefg#h', FieldText.passwordDigit],
+      ['Abcdefg12', FieldText.passwordSpecial],
+      ['Abc def#12', FieldText.passwordNoSpaces],
+    ];
+    for (const [weak, message] of cases) {
+      const r = await change(u.token, { old_password: u.password, new_password: weak, confirm_password: weak });
+      expect(r.status, weak).toBe(400);
+      expect(r.body).toMatchObject({ success: false, data: null, error: message });
+      // The same rule, and text, as registration's.
+      const reg = v.safeParse(PasswordSchema, weak, { abortPipeEarly: true });
+      expect(reg.success ? null : reg.issues[0].message).toBe(message);
+    }
+    const after = await server.ctx.db.selectFrom('users').select(['password_hash', 'password_changed_at']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    expect((await login(u, u.password)).status).toBe(200);
+    expect((await login(u, 'abcdef')).status).toBe(401);
   });
 
   it('changes the password, keeps this session, signs every other session out and emails a notice', async () => {
@@ -304,7 +332,7 @@ describe('POST /api/v2/user/change-password', () => {
     const otherRefresh: string = other.body.data.refresh_token;
     expect((await profile({ ...u, token: otherToken })).status).toBe(200);
 
-    const r = await change(u.token, { old_password: u.password, new_password: 'simple pass 2', confirm_password: 'simple pass 2' });
+    const r = await change(u.token, { old_password: u.password, new_password: 'Simple#Pass2', confirm_password: 'Simple#Pass2' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.data).toEqual({ message: ProfileText.passwordChanged });
 
@@ -317,7 +345,7 @@ describe('POST /api/v2/user/change-password', () => {
     expect((await server.api('POST', '/api/platform/auth/refresh', { refresh_token: otherRefresh })).status).toBe(401);
     // Only the new password logs in.
     expect((await login(u, u.password)).status).toBe(401);
-    expect((await login(u, 'simple pass 2')).status).toBe(200);
+    expect((await login(u, 'Simple#Pass2')).status).toBe(200);
 
     const mail = await lastMailTo(server, u.email);
     expect(mail?.subject).toBe('Your password was changed');
@@ -326,7 +354,7 @@ describe('POST /api/v2/user/change-password', () => {
 
   it('writes the notice in the user language', async () => {
     const u = await register(server, { language: 'ru' });
-    const r = await change(u.token, { old_password: u.password, new_password: 'новый пароль' });
+    const r = await change(u.token, { old_password: u.password, new_password: 'Новый#Pass1' });
     expect(r.status).toBe(200);
     expect((await lastMailTo(server, u.email))?.subject).toBe('Пароль изменён');
   });

@@ -20,6 +20,7 @@ import * as m011 from './011_cluster';
 import * as m012 from './012_shared_secrets';
 import * as m013 from './013_unused_ledger_indexes';
 import * as m014 from './014_open_order_indexes';
+import * as m015 from './015_recovery_codes';
 
 const files: Record<string, DialectMigration> = {
   '001_core': m001,
@@ -36,6 +37,7 @@ const files: Record<string, DialectMigration> = {
   '012_shared_secrets': m012,
   '013_unused_ledger_indexes': m013,
   '014_open_order_indexes': m014,
+  '015_recovery_codes': m015,
 };
 
 /** The migrations for one dialect, by name (Kysely's Migrator runs them in name order). */

@@ -1,4 +1,4 @@
-/** Profile tables: extra personal data, two-factor state and login challenges, documents, Telegram links. */
+/** Profile tables: extra personal data, two-factor state, login challenges and recovery codes, documents, Telegram links. */
 import type { Generated } from 'kysely';
 
 /** One row per user who saved any personal data beyond registration's. */
@@ -49,6 +49,20 @@ export interface TwoFactorChallengesTable {
   attempts: Generated<number>;
   created_at: number;
   expires_at: number;
+  used_at: number | null;
+}
+
+/**
+ * Two-factor recovery codes: ten per user, each good for one login in place of a TOTP code.
+ * Only a keyed hash is stored (HMAC-SHA256, key derived from the server secret, bound to the
+ * user), never the code. A new set or turning two-factor off deletes the user's rows.
+ */
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Hex HMAC-SHA256 of "recovery:<user id>:<normalised code>" (SecretBox.digest). */
+  code_hash: string;
+  created_at: number;
   used_at: number | null;
 }
 
@@ -105,6 +119,7 @@ export interface ProfileTables {
   user_profiles: UserProfilesTable;
   two_factor_state: TwoFactorStateTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   documents: DocumentsTable;
   document_files: DocumentFilesTable;
   telegram_links: TelegramLinksTable;

@@ -6,7 +6,9 @@
  * into another column does not open. Format: v1.<iv>.<ciphertext>.<tag>,
  * base64url parts, 12-byte random IV per seal.
  *
- * Rotating the server secret makes sealed values unreadable: two-factor users then cannot pass
+ * `digest` is the keyed hash of short secrets kept only for comparison (2FA recovery codes).
+ *
+ * Rotating the server secret makes sealed values unreadable (and recovery codes unusable): two-factor users then cannot pass
  * the second step until an operator turns their two-factor off (docs/profile.md).
  */
 import crypto from 'node:crypto';
@@ -15,9 +17,21 @@ const VERSION = 'v1';
 
 export class SecretBox {
   private readonly key: Buffer;
+  /** A separate key for digests (never the sealing key), derived the same way. */
+  private readonly macKey: Buffer;
 
   constructor(serverSecret: string) {
     this.key = Buffer.from(crypto.hkdfSync('sha256', serverSecret, 'tradeterminal-secret-box', 'profile-secrets-v1', 32));
+    this.macKey = Buffer.from(crypto.hkdfSync('sha256', serverSecret, 'tradeterminal-secret-box', 'profile-digests-v1', 32));
+  }
+
+  /**
+   * A keyed digest (hex HMAC-SHA256) of a short secret bound to its purpose and owner (e.g.
+   * "recovery:42"): what the database keeps of a recovery code. A plain hash of a short code
+   * could be reversed by trying every code; without the server secret this cannot.
+   */
+  digest(value: string, context: string): string {
+    return crypto.createHmac('sha256', this.macKey).update(`${context}:${value}`, 'utf8').digest('hex');
   }
 
   seal(plain: string, context: string): string {

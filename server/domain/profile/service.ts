@@ -12,6 +12,7 @@ import {
   DocumentStatusUpdateEventSchema,
   ProfileText,
   type ChangePasswordInput,
+  type SecondFactor,
   type DocumentStatusUpdateEvent,
   type DocumentType,
   type PersonalDataPatch,
@@ -123,8 +124,18 @@ export class ProfileService {
     return this.twoFactor.enable(userId);
   }
 
-  verifyTwoFactor(userId: number, code: string): Promise<void> {
+  /** Turn two-factor on; answers the new recovery codes (shown once). */
+  verifyTwoFactor(userId: number, code: string): Promise<string[]> {
     return this.twoFactor.verify(userId, code);
+  }
+
+  /** A fresh set of recovery codes (a current TOTP code confirms); the old set dies. */
+  regenerateRecoveryCodes(userId: number, code: string): Promise<string[]> {
+    return this.twoFactor.regenerateRecoveryCodes(userId, code);
+  }
+
+  recoveryCodesStatus(userId: number) {
+    return this.twoFactor.recoveryCodesStatus(userId);
   }
 
   disableTwoFactor(userId: number, code: string): Promise<void> {
@@ -132,8 +143,8 @@ export class ProfileService {
   }
 
   /** The second step of a login with two-factor on: the user whose challenge and code they are. */
-  completeTwoFactorLogin(challenge: string, code: string): Promise<number> {
-    return this.twoFactor.completeLogin(challenge, code);
+  completeTwoFactorLogin(challenge: string, factor: SecondFactor): Promise<number> {
+    return this.twoFactor.completeLogin(challenge, factor);
   }
 
   // ---- documents ------------------------------------------------------------------------------

@@ -12,6 +12,15 @@
  * (or an older one) never works twice: the counter is advanced with a conditional update in the
  * same transaction that acts on the code. Wrong codes count per account (10 per 15 minutes).
  *
+ * Recovery codes (issue 26): turning two-factor on hands out RECOVERY_CODE_COUNT random codes
+ * (10 characters of a 31-symbol alphabet, ~49.5 bits each), shown once; the database keeps only
+ * a keyed hash of each (SecretBox.digest: HMAC-SHA256 with a key derived from the server secret,
+ * bound to the user), so a copy of the table reveals none. Each code replaces a TOTP code at the
+ * login's second step once (a conditional update marks it used inside the challenge's
+ * transaction). A wrong recovery code counts like a wrong TOTP code: toward the challenge's 5
+ * and the account's 10 per 15 minutes. `regenerateRecoveryCodes` needs a current TOTP code and
+ * replaces the whole set; turning two-factor off deletes it.
+ *
  * Login: the auth service calls `challenge(userId)` (the SecondFactorGate) after a right
  * password; the client gets a random challenge, kept as a SHA-256 digest, valid 5 minutes, single
  * use, dead after 5 wrong codes; `completeLogin(challenge, code)` answers the user id to open a
@@ -23,9 +32,20 @@ import { forUpdate, type Trx } from '../../db';
 import { AuthText } from '../../../contract/auth';
 import { ErrorText } from '../../../contract/envelope';
 import type { Language } from '../../../contract/user';
-import { ProfileText, TOTP_DIGITS, TOTP_PERIOD_SECONDS, type TwoFactorSetup } from '../../../contract/profile';
+import {
+  ProfileText,
+  RECOVERY_CODE_ALPHABET,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_LENGTH,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+  type RecoveryCodesStatus,
+  type SecondFactor,
+  type TwoFactorSetup,
+} from '../../../contract/profile';
 import { NotFound, Unavailable, invalid, rateLimited, unauthenticated } from '../errors';
 import type { AccountLimiter, AccountRule } from '../auth/limits';
+import crypto from 'node:crypto';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../infra/crypto';
 import { pickLanguage } from '../auth/emails';
 import type { Mailer, MailMessage } from '../mail';
@@ -48,6 +68,14 @@ export interface TwoFactorDeps extends ProfileDeps {
 }
 
 const sealContext = (userId: number) => `totp:${userId}`;
+const recoveryContext = (userId: number) => `recovery:${userId}`;
+
+/** A fresh random recovery code (normalised: lowercase, no dash), uniform over RECOVERY_CODE_ALPHABET. */
+export function newRecoveryCode(): string {
+  let code = '';
+  for (let i = 0; i < RECOVERY_CODE_LENGTH; i++) code += RECOVERY_CODE_ALPHABET[crypto.randomInt(0, RECOVERY_CODE_ALPHABET.length)];
+  return code;
+}
 const subjectOf = (userId: number) => `user:${userId}`;
 
 /** The 30-second step a time falls in. */
@@ -69,8 +97,8 @@ export function matchStep(secretBase32: string, code: string, nowMs: number, las
   return found;
 }
 
-type CodeCheck = { ok: true } | { ok: false; reason: 'wrong' | 'unavailable' };
-type LoginCheck = { ok: true; userId: number } | { ok: false; reason: 'invalid' | 'wrong' | 'unavailable' };
+type CodeCheck = { ok: true } | { ok: false; reason: 'wrong' | 'wrong_recovery' | 'unavailable' };
+type LoginCheck = { ok: true; userId: number } | { ok: false; reason: 'invalid' | 'wrong' | 'wrong_recovery' | 'unavailable' };
 
 export class TwoFactor {
   constructor(private readonly deps: TwoFactorDeps) {}
@@ -103,12 +131,12 @@ export class TwoFactor {
     return { secret, otpauth_url, qr_code, expires_at: toUnix(now + SETUP_TTL_MS) };
   }
 
-  /** Confirm the pending enrolment with a code from the app: two-factor is on from now. */
-  async verify(userId: number, code: string): Promise<void> {
+  /** Confirm the pending enrolment with a code from the app: two-factor is on from now; answers the new recovery codes (shown once). */
+  async verify(userId: number, code: string): Promise<string[]> {
     const now = this.deps.now();
     const user = await this.user(userId);
     await this.guardAttempts(userId, now);
-    const result = await this.deps.tx(async (trx): Promise<CodeCheck | 'no_setup'> => {
+    const result = await this.deps.tx(async (trx): Promise<(CodeCheck & { codes?: string[] }) | 'no_setup'> => {
       const state = await forUpdate(trx, trx.selectFrom('two_factor_state').selectAll().where('user_id', '=', userId)).executeTakeFirst();
       if (!state?.pending_secret || Number(state.pending_created_at) + SETUP_TTL_MS <= now) return 'no_setup';
       const secret = this.deps.box.open(state.pending_secret, sealContext(userId));
@@ -125,13 +153,45 @@ export class TwoFactor {
         .set({ pending_secret: null, pending_created_at: null, enabled_at: now, updated_at: now })
         .where('user_id', '=', userId)
         .execute();
-      return { ok: true };
+      return { ok: true, codes: await this.replaceRecoveryCodes(trx, userId, now) };
     });
     if (result === 'no_setup') {
       throw invalid(Number(user.two_factor_enabled) === 1 ? ProfileText.twoFactorAlreadyEnabled : ProfileText.twoFactorSetupMissing);
     }
     await this.afterCheck(userId, result, now);
     await this.notify(user, true, now);
+    return result.ok ? (result.codes ?? []) : [];
+  }
+
+  /** A fresh set of recovery codes for a user with two-factor on, confirmed by a current TOTP code; the old set stops working. */
+  async regenerateRecoveryCodes(userId: number, code: string): Promise<string[]> {
+    const now = this.deps.now();
+    const user = await this.user(userId);
+    if (Number(user.two_factor_enabled) !== 1 || !user.two_factor_secret) throw invalid(ProfileText.twoFactorNotEnabled);
+    await this.guardAttempts(userId, now);
+    const result = await this.deps.tx(async (trx): Promise<(CodeCheck & { codes?: string[] }) | 'not_enabled'> => {
+      const row = await trx.selectFrom('users').select(['two_factor_enabled', 'two_factor_secret']).where('id', '=', userId).executeTakeFirst();
+      if (!row || Number(row.two_factor_enabled) !== 1 || !row.two_factor_secret) return 'not_enabled';
+      const secret = this.deps.box.open(row.two_factor_secret, sealContext(userId));
+      if (secret === null) return { ok: false, reason: 'unavailable' };
+      const check = await this.useCode(trx, userId, secret, code, now);
+      if (!check.ok) return check;
+      return { ok: true, codes: await this.replaceRecoveryCodes(trx, userId, now) };
+    });
+    if (result === 'not_enabled') throw invalid(ProfileText.twoFactorNotEnabled);
+    await this.afterCheck(userId, result, now);
+    return result.ok ? (result.codes ?? []) : [];
+  }
+
+  /** How many unused recovery codes the user has (0 with two-factor off). */
+  async recoveryCodesStatus(userId: number): Promise<RecoveryCodesStatus> {
+    const row = await this.deps.db
+      .selectFrom('two_factor_recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return { remaining: Number(row?.n ?? 0), total: RECOVERY_CODE_COUNT };
   }
 
   async disable(userId: number, code: string): Promise<void> {
@@ -154,6 +214,7 @@ export class TwoFactor {
         .where('user_id', '=', userId)
         .execute();
       await trx.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
       return { ok: true };
     });
     if (result === 'not_enabled') throw invalid(ProfileText.twoFactorNotEnabled);
@@ -177,8 +238,8 @@ export class TwoFactor {
     return token;
   }
 
-  /** Check the second step of a login; answers the user id to open a session for. */
-  async completeLogin(challenge: string, code: string): Promise<number> {
+  /** Check the second step of a login (a TOTP code or a recovery code); answers the user id to open a session for. */
+  async completeLogin(challenge: string, factor: SecondFactor): Promise<number> {
     const now = this.deps.now();
     const hash = sha256Hex(challenge);
     const found = await this.deps.db.selectFrom('two_factor_challenges').select('user_id').where('challenge_hash', '=', hash).executeTakeFirst();
@@ -193,7 +254,8 @@ export class TwoFactor {
       if (!user || Number(user.two_factor_enabled) !== 1 || !user.two_factor_secret) return { ok: false, reason: 'invalid' };
       const secret = this.deps.box.open(user.two_factor_secret, sealContext(row.user_id));
       if (secret === null) return { ok: false, reason: 'unavailable' };
-      const check = await this.useCode(trx, row.user_id, secret, code, now);
+      const check =
+        factor.kind === 'totp' ? await this.useCode(trx, row.user_id, secret, factor.code, now) : await this.useRecoveryCode(trx, row.user_id, factor.code, now);
       if (!check.ok) {
         await trx
           .updateTable('two_factor_challenges')
@@ -243,7 +305,35 @@ export class TwoFactor {
       throw new Unavailable(AuthText.secondFactorUnavailable);
     }
     await this.deps.tx((trx) => this.deps.limiter.record(trx, TOTP_FAILURE_RULE, subjectOf(userId), now));
+    if (result.reason === 'wrong_recovery') {
+      throw invalid(ProfileText.invalidRecoveryCode, [{ field: 'recovery_code', message: ProfileText.invalidRecoveryCode }]);
+    }
     throw invalid(ProfileText.invalidCode, [{ field: 'code', message: ProfileText.invalidCode }]);
+  }
+
+  /** Spend one unused recovery code of the user: a conditional update, so two racing logins cannot both use it. */
+  private async useRecoveryCode(trx: Trx, userId: number, code: string, now: number): Promise<CodeCheck> {
+    const used = await trx
+      .updateTable('two_factor_recovery_codes')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('code_hash', '=', this.deps.box.digest(code, recoveryContext(userId)))
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? { ok: true } : { ok: false, reason: 'wrong_recovery' };
+  }
+
+  /** Delete the user's recovery codes and store the keyed hashes of a fresh set; answers the codes (the only time they exist in clear). */
+  private async replaceRecoveryCodes(trx: Trx, userId: number, now: number): Promise<string[]> {
+    await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+    const codes = new Set<string>();
+    while (codes.size < RECOVERY_CODE_COUNT) codes.add(newRecoveryCode());
+    const list = [...codes];
+    await trx
+      .insertInto('two_factor_recovery_codes')
+      .values(list.map((c) => ({ user_id: userId, code_hash: this.deps.box.digest(c, recoveryContext(userId)), created_at: now, used_at: null })))
+      .execute();
+    return list;
   }
 
   /** Accept `code` once: find its step and move the user's counter past it (conditionally, against races). */

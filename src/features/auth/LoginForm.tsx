@@ -1,10 +1,11 @@
 /**
  * Log in with username or email and password; then, when the account has two-factor
- * authentication, the 6-digit code. The session actor does the work: this form sends
+ * authentication, the 6-digit code or ("Use a recovery code") one of the recovery codes. The session actor does the work: this form sends
  * `session.loginSubmitted` / `session.twoFactorSubmitted` and shows its state and error
  * ("Invalid credentials" as the server wrote it).
  */
 import * as v from 'valibot';
+import { useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useForm } from '@modular-forms/react';
 import { useSignals } from '@preact/signals-react/runtime';
@@ -14,6 +15,7 @@ import { useT } from '../../i18n';
 import { useSessionActor } from '../../shared/runtime';
 import { validateForm } from '../../shared/forms';
 import { FormPasswordField, FormTextField, translateText } from '../../shared/form-fields';
+import { RecoveryCodeFormSchema, type RecoveryCodeFormValues } from '../../../machines/security/security.schemas';
 
 const LoginSchema = v.object({
   username: v.pipe(v.string('auth.login_required'), v.trim(), v.nonEmpty('auth.login_required'), v.maxLength(254, 'auth.login_required')),
@@ -26,13 +28,45 @@ const CodeSchema = v.object({
 });
 type CodeValues = v.InferOutput<typeof CodeSchema>;
 
+/** The recovery-code form: 10 letters and digits, a dash and any case allowed (contract/profile.ts's RecoveryCodeSchema). */
+function RecoveryCodeStep({ onUseApp }: { onUseApp: () => void }) {
+  useSignals();
+  const t = useT();
+  const session = useSessionActor();
+  const verifying = useSelector(session, (s) => s.matches({ loggedOut: 'verifyingTwoFactor' }));
+  const error = useSelector(session, (s) => s.context.loginError);
+  const [, { Form, Field }] = useForm<RecoveryCodeFormValues>({ validate: validateForm(RecoveryCodeFormSchema), validateOn: 'submit', revalidateOn: 'change' });
+  return (
+    <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim(), recovery: true })}>
+      <p className="text-muted">{t('auth.recovery_code_hint')}</p>
+      {error ? <InfoChip kind="error" live>{translateText(t, error)}</InfoChip> : null}
+      <Field name="code">
+        {(field, props) => (
+          <FormTextField {...props} field={field} label={t('auth.recovery_code')} autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={32} autoFocus required />
+        )}
+      </Field>
+      <Button type="submit" variant="primary" fullWidth loading={verifying} loadingLabel={t('auth.verifying')}>
+        {t('auth.verify')}
+      </Button>
+      <Button type="button" variant="ghost" fullWidth disabled={verifying} onClick={onUseApp}>
+        {t('auth.use_authenticator_code')}
+      </Button>
+    </Form>
+  );
+}
+
 function TwoFactorStep() {
   useSignals();
   const t = useT();
   const session = useSessionActor();
   const verifying = useSelector(session, (s) => s.matches({ loggedOut: 'verifyingTwoFactor' }));
   const error = useSelector(session, (s) => s.context.loginError);
-  const [, { Form, Field }] = useForm<CodeValues>({ validate: validateForm(CodeSchema), validateOn: 'blur', revalidateOn: 'change' });
+  // Which second factor the person types: a view choice only (the session machine takes either).
+  const [recovery, setRecovery] = useState(false);
+  // Checked on submit, not on blur: the field is focused on arrival, and an error appearing as it
+  // loses focus would move "Use a recovery code" and "Back" away from under the pointer mid-click.
+  const [, { Form, Field }] = useForm<CodeValues>({ validate: validateForm(CodeSchema), validateOn: 'submit', revalidateOn: 'change' });
+  if (recovery) return <RecoveryCodeStep onUseApp={() => setRecovery(false)} />;
   return (
     <Form className="stack" onSubmit={(values) => session.send({ type: 'session.twoFactorSubmitted', code: values.code.trim() })}>
       <p className="text-muted">{t('auth.two_factor_hint')}</p>
@@ -53,6 +87,9 @@ function TwoFactorStep() {
       </Field>
       <Button type="submit" variant="primary" fullWidth loading={verifying} loadingLabel={t('auth.verifying')}>
         {t('auth.verify')}
+      </Button>
+      <Button type="button" variant="ghost" fullWidth disabled={verifying} onClick={() => setRecovery(true)}>
+        {t('auth.use_recovery_code')}
       </Button>
       <Button type="button" variant="ghost" fullWidth disabled={verifying} onClick={() => session.send({ type: 'session.twoFactorCancelled' })}>
         {t('common.back')}

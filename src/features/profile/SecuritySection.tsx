@@ -1,8 +1,10 @@
 /**
- * Security: the password change (current, new, confirm; spec section 5 rules checked on blur;
- * other devices are signed out by the server, this one stays) and two-factor authentication:
- * off -> set up (scan the QR code or type the secret into an authenticator app, then confirm
- * with a code) -> on; turning it off asks for a current code in a dialog. The security actor
+ * Security: the password change (current, new, confirm; the one password rule of registration
+ * and reset, checked on blur; other devices are signed out by the server, this one stays) and
+ * two-factor authentication: off -> set up (scan the QR code or type the secret into an
+ * authenticator app, then confirm with a code) -> on, with ten recovery codes shown once in a
+ * dialog (copy, download as text, "I saved them"); how many are left, and a fresh set for a
+ * current code; turning it off asks for a current code in a dialog. The security actor
  * does the work; this view shows its state and sends its events.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -18,7 +20,8 @@ import {
   type TwoFactorCodeFormValues,
 } from '../../../machines/security/security.schemas';
 import { isShownAtField } from '../../../machines/profile/feedback';
-import { Button, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../../components';
+import { Button, CheckboxField, DateTime, IconButton, InfoChip, Modal, SkeletonText } from '../../components';
+import { formatRecoveryCode } from '../../../contract/profile';
 import { useT } from '../../i18n';
 import { useCopy } from '../../shared/hooks';
 import { validateForm } from '../../shared/forms';
@@ -69,7 +72,7 @@ function PasswordForm({ actor }: { actor: SecurityActor }) {
               {...props}
               field={field}
               label={t('profile.security.new_password')}
-              hint={t('profile.security.new_password_hint')}
+              hint={t('auth.password_hint')}
               autoComplete="new-password"
               required
               serverError={serverError('newPassword')}
@@ -257,9 +260,112 @@ function DisableDialog({ actor }: { actor: SecurityActor }) {
   );
 }
 
+/** The recovery codes as a text file: one code a line, with what they are for. */
+function recoveryFile(codes: string[], heading: string): string {
+  return `data:text/plain;charset=utf-8,${encodeURIComponent([heading, '', ...codes.map(formatRecoveryCode), ''].join('\n'))}`;
+}
+
+function RecoveryCodesDialog({ actor }: { actor: SecurityActor }) {
+  const t = useT();
+  const copy = useCopy();
+  const codes = useSelector(actor, (s) => (s.matches({ twoFactor: 'showingCodes' }) ? s.context.recoveryCodes : null));
+  const [saved, setSaved] = useState(false);
+  const open = codes !== null;
+  useEffect(() => {
+    if (!open) setSaved(false);
+  }, [open]);
+  const list = codes ?? [];
+  return (
+    <Modal open={open} onOpenChange={() => undefined} title={t('profile.security.recovery_title')} description={t('profile.security.recovery_hint')} dismissible={false} size="sm">
+      <div className="stack">
+        <ol className="profile-recovery-codes" aria-label={t('profile.security.recovery_list')} data-testid="recovery-codes">
+          {list.map((code) => (
+            <li key={code}>
+              <code className="tabular">{formatRecoveryCode(code)}</code>
+            </li>
+          ))}
+        </ol>
+        <div className="cluster">
+          <Button variant="secondary" icon="copy" onClick={() => void copy(list.map(formatRecoveryCode).join('\n'))}>
+            {t('profile.security.recovery_copy')}
+          </Button>
+          <a className="btn btn-secondary" href={recoveryFile(list, t('profile.security.recovery_file_heading'))} download="tradeterminal-recovery-codes.txt">
+            {t('profile.security.recovery_download')}
+          </a>
+        </div>
+        <CheckboxField label={t('profile.security.recovery_saved_check')} checked={saved} onChange={(e) => setSaved(e.currentTarget.checked)} />
+        <div className="cluster-end cluster">
+          <Button variant="primary" disabled={!saved} onClick={() => actor.send({ type: 'security.recoveryCodesSaved' })}>
+            {t('profile.security.recovery_saved')}
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
+function RegenerateDialog({ actor }: { actor: SecurityActor }) {
+  const t = useT();
+  const open = useSelector(actor, (s) => s.matches({ twoFactor: 'confirmingRegenerate' }) || s.matches({ twoFactor: 'regenerating' }));
+  const busy = useSelector(actor, (s) => s.matches({ twoFactor: 'regenerating' }));
+  const error = useSelector(actor, (s) => s.context.twoFactorError);
+  const codeError = useSelector(actor, (s) => s.context.codeError);
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => (next ? undefined : actor.send({ type: 'security.recoveryCodesRegenerateCancelled' }))}
+      title={t('profile.security.regenerate_title')}
+      description={t('profile.security.regenerate_hint')}
+      dismissible={!busy}
+      size="sm"
+    >
+      <div className="stack">
+        {error ? (
+          <InfoChip kind="error" live>
+            {translateText(t, error)}
+          </InfoChip>
+        ) : null}
+        <CodeForm
+          label={t('profile.security.code_label')}
+          submitLabel={t('profile.security.regenerate')}
+          busyLabel={t('profile.security.regenerating')}
+          busy={busy}
+          codeError={codeError}
+          autoFocus
+          onSubmit={(code) => actor.send({ type: 'security.recoveryCodesRegenerateSubmitted', code })}
+          secondary={
+            <Button variant="ghost" disabled={busy} onClick={() => actor.send({ type: 'security.recoveryCodesRegenerateCancelled' })}>
+              {t('common.cancel')}
+            </Button>
+          }
+        />
+      </div>
+    </Modal>
+  );
+}
+
+/** How many recovery codes are left, and a fresh set. */
+function RecoveryCodesRow({ actor }: { actor: SecurityActor }) {
+  const t = useT();
+  const remaining = useSelector(actor, (s) => s.context.recoveryRemaining);
+  return (
+    <div className="profile-row">
+      <div className="stack stack-sm">
+        <h4 className="profile-subtitle">{t('profile.security.recovery_codes')}</h4>
+        <p className="text-sm text-muted" data-testid="recovery-remaining">
+          {remaining === null ? t('profile.security.recovery_unknown') : t('profile.security.recovery_left', { count: remaining })}
+        </p>
+      </div>
+      <Button variant="secondary" onClick={() => actor.send({ type: 'security.recoveryCodesRegenerateRequested' })}>
+        {t('profile.security.regenerate_open')}
+      </Button>
+    </div>
+  );
+}
+
 function TwoFactorPanel({ actor }: { actor: SecurityActor }) {
   const t = useT();
-  const on = useSelector(actor, (s) => s.matches({ twoFactor: 'enabled' }) || s.matches({ twoFactor: 'confirmingDisable' }) || s.matches({ twoFactor: 'disabling' }));
+  const on = useSelector(actor, (s) => s.hasTag('on'));
   const settingUp = useSelector(actor, (s) => s.matches({ twoFactor: 'awaitingCode' }) || s.matches({ twoFactor: 'verifying' }));
   const starting = useSelector(actor, (s) => s.matches({ twoFactor: 'starting' }));
   const error = useSelector(actor, (s) => s.context.twoFactorError);
@@ -292,7 +398,10 @@ function TwoFactorPanel({ actor }: { actor: SecurityActor }) {
         </InfoChip>
       ) : null}
       {settingUp ? <TwoFactorSetupPanel actor={actor} /> : null}
+      {on ? <RecoveryCodesRow actor={actor} /> : null}
       <DisableDialog actor={actor} />
+      <RegenerateDialog actor={actor} />
+      <RecoveryCodesDialog actor={actor} />
     </div>
   );
 }
