@@ -116,7 +116,13 @@ export class OrderMarksLayer implements ISeriesPrimitive<Time> {
     const a = this.attachedTo;
     if (!a) return null;
     const logical = this.logicalOf(time);
-    return logical === null ? null : a.chart.timeScale().logicalToCoordinate(logical as Logical);
+    if (logical === null) return null;
+    // logicalToCoordinate takes a bar index (a fractional one gives 0): between two bars, interpolate.
+    const scale = a.chart.timeScale();
+    const i = Math.floor(logical);
+    const left = scale.logicalToCoordinate(i as Logical);
+    const right = scale.logicalToCoordinate((i + 1) as Logical);
+    return left === null || right === null ? null : left + (logical - i) * (right - left);
   }
 
   updateAllViews(): void {
@@ -157,8 +163,15 @@ export class OrderMarksLayer implements ISeriesPrimitive<Time> {
     target.useBitmapCoordinateSpace(({ context: ctx, horizontalPixelRatio: hr, verticalPixelRatio: vr, bitmapSize }) => {
       const line = Math.max(1, Math.round(hr));
       // Expiry lines first (under everything), each time once.
+      // Expiries a few pixels apart (orders placed seconds apart) share one line.
       const expiries = new Map<number, string>();
-      for (const g of geometry) if (g.expiryX !== null) expiries.set(Math.round(g.expiryX * hr), this.color(g.mark.direction));
+      for (const g of geometry) {
+        if (g.expiryX === null) continue;
+        const x = Math.round(g.expiryX * hr);
+        let near = false;
+        for (const drawn of expiries.keys()) if (Math.abs(drawn - x) < 6 * hr) near = true;
+        if (!near) expiries.set(x, this.color(g.mark.direction));
+      }
       ctx.lineWidth = line;
       ctx.setLineDash([4 * hr, 4 * hr]);
       for (const [x, color] of expiries) {
