@@ -98,7 +98,10 @@ function OrderMarksView({ layers, ids, price }: OrderMarksProps) {
           el.removeAttribute('data-placed');
           continue;
         }
-        el.style.transform = `translate(${Math.round(point.x + 8)}px, ${Math.round(point.y - 9)}px)`;
+        // Right of the dot, or left of it where it would run under the price scale.
+        const width = el.offsetWidth;
+        const x = point.x + 8 + width > layout.width ? point.x - 8 - width : point.x + 8;
+        el.style.transform = `translate(${Math.round(x)}px, ${Math.round(point.y - 9)}px)`;
         el.setAttribute('data-placed', '');
       }
     }

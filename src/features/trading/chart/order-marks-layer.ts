@@ -55,6 +55,8 @@ export interface MarksLayout {
   open: Map<number, PlacedLabel>;
   /** The exit point of each settled order in view. */
   settled: Map<number, { x: number; y: number }>;
+  /** The price pane's width (CSS px, the price scale excluded). */
+  width: number;
 }
 
 const DEFAULT_LABEL_WIDTH = 140;
@@ -150,6 +152,7 @@ export class OrderMarksLayer implements ISeriesPrimitive<Time> {
     this.onLayout({
       open: new Map(this.geometry.map((g) => [g.mark.id, g.label])),
       settled: new Map(this.settledPoints.map((p) => [p.mark.id, { x: p.x, y: p.y }])),
+      width,
     });
   }
 
