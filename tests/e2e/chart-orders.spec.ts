@@ -3,9 +3,10 @@
  * places a 5-second order and sees it drawn with its label (direction, stake, result if it
  * closed now, time left), then a win/loss marker where it ended; then 1, 3 and 10 open orders
  * whose labels stack without overlapping, inside the chart; a price alert drawn as a line;
- * Heikin-Ashi. Screenshots of each go to tests/e2e/screenshots/ for a person to look at.
+ * Heikin-Ashi; axe finds nothing on the chart with ten labels. Screenshots of each go to tests/e2e/screenshots/ for a person to look at.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { registerThroughForm, screenshot, uniqueUser, waitForChart } from './support/app';
 
 async function boxes(items: Locator) {
@@ -66,6 +67,9 @@ test('open orders drawn on the chart with stacked labels, a settled marker, an a
     }
   }
   await screenshot(page, 'chart-orders-10');
+  // axe finds nothing on the chart with its labels (contrast of every label's text included).
+  const axe = await new AxeBuilder({ page }).include('.chart-panel').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // A price alert a little above the price: a line on the chart.
   await page.getByRole('button', { name: /^Price alerts/ }).click();
