@@ -46,7 +46,12 @@ export interface MoneyParam {
   money: number;
   currency: string;
 }
-export type MessageParam = string | number | MoneyParam;
+/** A price for a message: formatted by the view with the pair's precision in the reader's language ("94 788,45"). */
+export interface PriceParam {
+  price: number;
+  precision: number;
+}
+export type MessageParam = string | number | MoneyParam | PriceParam;
 
 /** An amount for a message: rounded toward zero to the currency's decimals, formatted by the view. */
 export function moneyParam(amount: number, currency: string): MoneyParam {

@@ -18,6 +18,8 @@
  * from the order_update push, a placed order or an early close made here) and
  * `orders.refreshRequested` (the app, whenever the socket is back and authenticated) reload
  * both regions; a change is applied to the open orders at once so the chart does not wait.
+ * Settled orders seen here (a push, or a missed one looked up) are kept in `settled` (newest
+ * first, at most REMEMBERED_ORDERS) for the chart's win/loss markers.
  *
  * Settlement toasts: won (payout and profit), lost (the stake), tie or refunded (the stake
  * back), closed early (the amount received). A settled push toasts at once. An order the
@@ -68,6 +70,11 @@ export interface OrdersContext {
   announced: number[];
   /** Orders this client asked to close early, newest last: the close flow toasts their close. */
   closedHere: number[];
+  /**
+   * Orders seen settling in this session (a push or a missed one looked up), newest first, at
+   * most REMEMBERED_ORDERS: the chart marks their result where they ended (issue 26).
+   */
+  settled: Order[];
 }
 
 export type OrderChange = 'opened' | 'settled';
@@ -201,6 +208,12 @@ function remember(list: readonly number[], id: number): number[] {
   return [...list.filter((x) => x !== id), id].slice(-REMEMBERED_ORDERS);
 }
 
+/** `settled` with `order` first when it is closed (at most REMEMBERED_ORDERS). */
+export function rememberSettled(settled: readonly Order[], order: Order): Order[] {
+  if (order.status === 'open') return [...settled];
+  return [order, ...settled.filter((o) => o.order_id !== order.order_id)].slice(0, REMEMBERED_ORDERS);
+}
+
 function applyChange(open: readonly Order[], change: OrderChange, order: Order): Order[] {
   const others = open.filter((o) => o.order_id !== order.order_id);
   return change === 'opened' && order.status === 'open' ? [order, ...others] : others;
@@ -208,7 +221,7 @@ function applyChange(open: readonly Order[], change: OrderChange, order: Order):
 
 /** Signed out: the default view and nothing known (also what logout returns to). */
 function emptyContext(): OrdersContext {
-  return { tab: 'active', account: 'all', page: 1, orders: [], total: 0, error: null, loadedFor: null, open: [], unconfirmed: [], announced: [], closedHere: [] };
+  return { tab: 'active', account: 'all', page: 1, orders: [], total: 0, error: null, loadedFor: null, open: [], unconfirmed: [], announced: [], closedHere: [], settled: [] };
 }
 
 export const ordersMachine = setup({
@@ -274,7 +287,10 @@ export const ordersMachine = setup({
     }),
     applyChange: assign(({ context, event }) => {
       assertEvent(event, 'orders.orderUpdated');
-      return { open: applyChange(context.open, event.change, event.order) };
+      return {
+        open: applyChange(context.open, event.change, event.order),
+        settled: event.change === 'settled' ? rememberSettled(context.settled, event.order) : context.settled,
+      };
     }),
     toastSettled: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'orders.orderUpdated');
@@ -286,15 +302,17 @@ export const ordersMachine = setup({
     announceSettled: enqueueActions(({ context, enqueue }, params: { orders: Order[] }) => {
       const asked = new Set(context.unconfirmed.map((o) => o.order_id));
       let announced = context.announced;
+      let settled = context.settled;
       for (const order of params.orders) {
         if (!asked.has(order.order_id) || order.status === 'open') continue;
+        settled = rememberSettled(settled, order);
         const toast = settlementToastFor(order, { announced, closedHere: context.closedHere });
         if (toast) enqueue.sendParent({ type: 'toast.requested', toast } satisfies OrdersParentEvent);
         announced = remember(announced, order.order_id);
       }
       // An order whose lookup failed (no answer among the orders) stays for the next refresh.
       const answered = new Set(params.orders.map((o) => o.order_id));
-      enqueue.assign({ announced, unconfirmed: context.unconfirmed.filter((o) => !answered.has(o.order_id)) });
+      enqueue.assign({ announced, settled, unconfirmed: context.unconfirmed.filter((o) => !answered.has(o.order_id)) });
     }),
     rememberClose: assign(({ context, event }) => {
       assertEvent(event, 'orders.closeRequested');

@@ -76,7 +76,11 @@ export function firedToast(alert: PriceAlert): ToastRequest {
   return {
     type: 'warning',
     messageKey: alert.direction === 'above' ? 'alerts.fired_above' : 'alerts.fired_below',
-    params: { pair: alert.pair_human_code, level: alert.price_text, price: alert.fired_price === null ? alert.price_text : alert.fired_price.toFixed(alert.precision) },
+    params: {
+      pair: alert.pair_human_code,
+      level: { price: alert.price, precision: alert.precision },
+      price: { price: alert.fired_price ?? alert.price, precision: alert.precision },
+    },
     duration: 10_000,
   };
 }

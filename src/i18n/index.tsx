@@ -29,8 +29,11 @@ import {
 import { serverTextKey } from './server-texts';
 
 export type Messages = { [key: string]: string | Messages };
-/** `{money, currency}` is formatted as money in the language ("$10.00", "10,00 $"). */
-export type TranslateParams = Record<string, string | number | { money: number; currency: string }>;
+/**
+ * `{money, currency}` is formatted as money in the language ("$10.00", "10,00 $"), `{price,
+ * precision}` as a price with the pair's decimals ("94,788.45", "94 788,45").
+ */
+export type TranslateParams = Record<string, string | number | { money: number; currency: string } | { price: number; precision: number }>;
 export type TFunction = (key: string, params?: TranslateParams) => string;
 
 export const FALLBACK_LANGUAGE = 'en';
@@ -53,11 +56,12 @@ function lookup(table: Messages | undefined, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** Parameters as text: money ones formatted in the language, the rest as they are. */
+/** Parameters as text: money and prices formatted in the language, the rest as they are. */
 function formatParams(params: TranslateParams, language: string): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(params)) {
-    out[name] = typeof value === 'object' && value !== null ? formatMoney(value.money, value.currency, language) : value;
+    if (typeof value !== 'object' || value === null) out[name] = value;
+    else out[name] = 'money' in value ? formatMoney(value.money, value.currency, language) : formatPrice(value.price, value.precision, language);
   }
   return out;
 }

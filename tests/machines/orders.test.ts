@@ -233,12 +233,14 @@ describe('orders behaviour', () => {
     expect(actor.getSnapshot().context.open).toEqual([a]);
     actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(a, 'lost', 0) });
     expect(actor.getSnapshot().context.open).toEqual([]);
+    // Kept for the chart's win/loss marker (issue 26).
+    expect(actor.getSnapshot().context.settled).toEqual([settled(a, 'lost', 0)]);
     expect(requests).toHaveLength(6);
     expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_lost', params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: -1000 } } }]);
 
     actor.send({ type: 'orders.sessionEnded' });
     expect(actor.getSnapshot().value).toBe('signedOut');
-    expect(actor.getSnapshot().context).toMatchObject({ tab: 'active', account: 'all', page: 1, orders: [], open: [] });
+    expect(actor.getSnapshot().context).toMatchObject({ tab: 'active', account: 'all', page: 1, orders: [], open: [], settled: [] });
     actor.send({ type: 'orders.orderUpdated', change: 'opened', order: a });
     expect(actor.getSnapshot().context.open).toEqual([]);
   });

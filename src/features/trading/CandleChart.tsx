@@ -5,17 +5,20 @@
  * the CSS tokens at runtime and applied again when the theme (data-theme on <html>) changes;
  * the chart follows its container's size. Times are shown in the browser's time zone; prices
  * (scale, last-price tag, crosshair) with the caller's formatter, so they carry the language's
- * decimal mark like the rest of the UI. Entry prices are dashed lines with a short arrow and no
- * axis tag, so they never cover the current price tag or the last candles. The crosshair
+ * decimal mark like the rest of the UI. The open orders of the pair (`lines`), the last settled
+ * ones and the price alerts are drawn by chart/OrderMarks.tsx over the chart (issue 26): a line
+ * from entry to expiry with a label (direction, stake, result now, time left), a vertical line
+ * at the expiry, a dot where a settled one ended; alerts as dotted lines. The crosshair
  * follows the pointer and goes when the touch ends or the pointer leaves (on a touch screen
  * lightweight-charts would keep it until the next tap on the chart).
  * The canvas is hidden from assistive tech: the caller gives the text alternative.
  */
-import { useEffect, useRef } from 'react';
-import { ColorType, createChart, LineStyle, TickMarkType, TrackingModeExitMode, type IChartApi, type IPriceLine, type MouseEventParams, type Time } from 'lightweight-charts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ColorType, createChart, TickMarkType, TrackingModeExitMode, type IChartApi, type MouseEventParams, type Time } from 'lightweight-charts';
 import type { Candle } from '../../../contract/market';
 import type { ChartPoint, ChartType, Drawing, Study } from '../../../contract/chart';
 import { ChartLayers } from './chart/chart-layers';
+import { OrderMarks } from './chart/OrderMarks';
 
 export interface EntryLine {
   id: number;
@@ -60,6 +63,7 @@ function palette() {
     loss: token('--color-loss'),
     crosshair: token('--color-border-strong'),
     accent: token('--color-primary'),
+    warning: token('--color-warning'),
   };
 }
 
@@ -93,7 +97,9 @@ export function CandleChart({
   const pickRef = useRef(onPointPicked);
   pickRef.current = onPointPicked;
   const drawn = useRef<{ key: string; candles: readonly Candle[] }>({ key: '', candles: [] });
-  const priceLines = useRef(new Map<number, { line: IPriceLine; direction: EntryLine['direction'] }>());
+  const [layersShown, setLayersShown] = useState<ChartLayers | null>(null);
+  /** The latest price (the real close, also under Heikin-Ashi), read by the order labels. */
+  const lastPrice = useRef<number | null>(null);
   const secondsRef = useRef(seconds);
   secondsRef.current = seconds;
 
@@ -129,9 +135,10 @@ export function CandleChart({
       // A touch shows the crosshair while the finger is down, not until the next tap.
       trackingMode: { exitMode: TrackingModeExitMode.OnTouchEnd },
     });
-    const layers = new ChartLayers(chart, { gain: colors.gain, loss: colors.loss, accent: colors.accent, text: colors.text, grid: colors.grid });
+    const layers = new ChartLayers(chart, { gain: colors.gain, loss: colors.loss, accent: colors.accent, text: colors.text, grid: colors.grid, warning: colors.warning });
     chartRef.current = chart;
     seriesRef.current = layers;
+    setLayersShown(layers);
     // A drawing tool is active: the click or tap places a point (time and price) on the price
     // pane. lightweight-charts swallows a second click within 500 ms of the first, even far from
     // it (its double-click detection), so mouse clicks are also read from the DOM; a tap comes
@@ -178,8 +185,7 @@ export function CandleChart({
         timeScale: { borderColor: c.border },
         crosshair: { vertLine: { color: c.crosshair }, horzLine: { color: c.crosshair } },
       });
-      layers.recolor({ gain: c.gain, loss: c.loss, accent: c.accent, text: c.text, grid: c.grid });
-      for (const { line, direction } of priceLines.current.values()) line.applyOptions({ color: direction === 'up' ? c.gain : c.loss });
+      layers.recolor({ gain: c.gain, loss: c.loss, accent: c.accent, text: c.text, grid: c.grid, warning: c.warning });
     };
     const observer = new MutationObserver(recolor);
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'style', 'class'] });
@@ -198,7 +204,6 @@ export function CandleChart({
     el.addEventListener('pointerleave', clear);
     el.addEventListener('touchend', clear);
     document.addEventListener('pointerdown', onOutside, true);
-    const lineStore = priceLines.current;
     return () => {
       el.removeEventListener('pointerup', onPointerUp);
       el.removeEventListener('pointercancel', clear);
@@ -209,11 +214,11 @@ export function CandleChart({
       el.removeEventListener('pointerdown', onPointerDown);
       el.removeEventListener('click', onDomClick);
       observer.disconnect();
-      lineStore.clear();
       drawn.current = { key: '', candles: [] };
       chart.remove();
       chartRef.current = null;
       seriesRef.current = null;
+      setLayersShown(null);
     };
   }, []);
 
@@ -221,12 +226,9 @@ export function CandleChart({
     seriesRef.current?.setPrecision(precision);
   }, [precision]);
 
-  // The price series in the chosen type; the entry lines of the old one went with it.
+  // The price series in the chosen type (the layers move the orders, alerts and drawings to it).
   useEffect(() => {
-    const layers = seriesRef.current;
-    if (!layers) return;
-    layers.setType(chartType);
-    priceLines.current.clear();
+    seriesRef.current?.setType(chartType);
   }, [chartType]);
 
   useEffect(() => {
@@ -254,6 +256,7 @@ export function CandleChart({
     layers.setCandles(candles, seriesKey, onlyTailMoved);
     if (!onlyTailMoved && before.key !== seriesKey) chartRef.current?.timeScale().scrollToRealTime();
     drawn.current = { key: seriesKey, candles };
+    lastPrice.current = last?.close ?? null;
     // The attribution logo (drawn once there is data) is a link inside this aria-hidden box:
     // it stays visible and clickable, out of the tab order (the caller gives the text alternative).
     for (const link of container.current?.querySelectorAll('a') ?? []) if (link.tabIndex !== -1) link.tabIndex = -1;
@@ -267,32 +270,12 @@ export function CandleChart({
     seriesRef.current?.setDrawings(drawings, pendingPoint);
   }, [drawings, pendingPoint]);
 
-  // Entry prices of the open orders on this pair (again after the price series changed type).
-  useEffect(() => {
-    const series = seriesRef.current?.mainSeries;
-    if (!series) return;
-    const c = palette();
-    const wanted = new Map(lines.map((l) => [l.id, l]));
-    for (const [id, { line }] of priceLines.current) {
-      if (!wanted.has(id)) {
-        series.removePriceLine(line);
-        priceLines.current.delete(id);
-      }
-    }
-    for (const l of lines) {
-      if (priceLines.current.has(l.id)) continue;
-      // No axis tag: several entries near the price would cover the current price tag.
-      const line = series.createPriceLine({
-        price: l.price,
-        color: l.direction === 'up' ? c.gain : c.loss,
-        lineWidth: 1,
-        lineStyle: LineStyle.Dashed,
-        axisLabelVisible: false,
-        title: '',
-      });
-      priceLines.current.set(l.id, { line, direction: l.direction });
-    }
-  }, [lines, chartType]);
+  const ids = useMemo(() => lines.map((l) => l.id), [lines]);
 
-  return <div ref={container} className={className} aria-hidden="true" data-testid="candle-chart" data-chart-type={chartType} data-picking={onPointPicked ? true : undefined} />;
+  return (
+    <>
+      <div ref={container} className={className} aria-hidden="true" data-testid="candle-chart" data-chart-type={chartType} data-picking={onPointPicked ? true : undefined} />
+      {layersShown ? <OrderMarks layers={layersShown} ids={ids} price={lastPrice} /> : null}
+    </>
+  );
 }

@@ -36,6 +36,7 @@ import type { ChartPoint, ChartType, Drawing, Study } from '../../../../contract
 import { hasOwnPane, studyCalculator, STUDY_LINES, type LineValues } from '../studies/indicators';
 import { HeikinAshiCalculator, type Ohlc } from '../studies/heikin-ashi';
 import { IncrementalSeries, onClose, type Point } from '../studies/incremental';
+import { OrderMarksLayer } from './order-marks-layer';
 
 export interface ChartColors {
   gain: string;
@@ -43,6 +44,15 @@ export interface ChartColors {
   accent: string;
   text: string;
   grid: string;
+  /** Price alert lines. */
+  warning: string;
+}
+
+/** A price alert drawn as a line with its title at the axis. */
+export interface AlertLine {
+  id: number;
+  price: number;
+  title: string;
 }
 
 type MainType = 'Candlestick' | 'Bar' | 'Line' | 'Area';
@@ -179,6 +189,12 @@ export class ChartLayers {
   private drawings: readonly Drawing[] = [];
   private pending: ChartPoint | null = null;
   private readonly trend = new TrendLines(() => this.candles);
+  /** The trader's orders on the price pane (order-marks-layer.ts); OrderMarks.tsx feeds it. */
+  readonly marks = new OrderMarksLayer((t) => logicalOf(this.candles, t));
+  private alerts: readonly AlertLine[] = [];
+  private alertLines = new Map<string, IPriceLine>();
+  /** Heikin-Ashi only: the real last price at the axis (the series' own tag shows the averaged close). */
+  private realPrice: IPriceLine | null = null;
   private precision = 5;
   /** The UI language's decimal mark, for the oscillator panes' own scales. */
   private decimalMark = '.';
@@ -191,6 +207,7 @@ export class ChartLayers {
     private readonly chart: IChartApi,
     private colors: ChartColors,
   ) {
+    this.marks.setColors({ gain: colors.gain, loss: colors.loss, text: colors.text });
     this.setType('candles');
   }
 
@@ -205,7 +222,10 @@ export class ChartLayers {
     const old = this.main;
     if (old) {
       old.detachPrimitive(this.trend);
+      old.detachPrimitive(this.marks);
       this.hlines.clear();
+      this.alertLines.clear();
+      this.realPrice = null;
     }
     this.mainType = type;
     const c = this.colors;
@@ -220,19 +240,24 @@ export class ChartLayers {
       case 'Area':
         this.main = this.chart.addSeries(AreaSeries, { lineColor: c.accent, topColor: `${c.accent}55`, bottomColor: `${c.accent}05`, lineWidth: 2, priceFormat }, 0);
         break;
-      default:
+      default: {
+        // Heikin-Ashi candles close at an average: the axis shows the real last price instead (realPrice).
+        const heikinAshi = type === 'heikin_ashi';
         this.main = this.chart.addSeries(
           CandlestickSeries,
-          { upColor: c.gain, downColor: c.loss, wickUpColor: c.gain, wickDownColor: c.loss, borderVisible: false, priceFormat },
+          { upColor: c.gain, downColor: c.loss, wickUpColor: c.gain, wickDownColor: c.loss, borderVisible: false, priceFormat, lastValueVisible: !heikinAshi, priceLineVisible: !heikinAshi },
           0,
         );
+      }
     }
     if (old) this.chart.removeSeries(old);
     // The price series first on its pane, the studies over it.
     this.main.setSeriesOrder(0);
     this.main.attachPrimitive(this.trend);
+    this.main.attachPrimitive(this.marks);
     this.setMainData();
     this.applyDrawings();
+    this.applyAlerts();
     this.onMainSeries(this.main);
   }
 
@@ -282,6 +307,9 @@ export class ChartLayers {
         break;
     }
     for (const line of this.hlines.values()) line.applyOptions({ color: c.accent });
+    for (const line of this.alertLines.values()) line.applyOptions({ color: c.warning });
+    this.marks.setColors({ gain: c.gain, loss: c.loss, text: c.text });
+    this.applyRealPrice();
     this.trend.set(this.trendLines(), this.pending, c.accent);
     // The MACD histogram takes the gain/loss colours per bar: draw it again.
     this.rebuildStudies(this.studies.map((l) => l.study), true);
@@ -300,6 +328,7 @@ export class ChartLayers {
       const main = this.main!;
       if (this.mainType === 'heikin_ashi') {
         for (const p of this.heikinAshi.tail(candles)) if (p.value) main.update({ time: time(p.time), ...p.value });
+        this.applyRealPrice();
       } else if (this.mainType === 'line' || this.mainType === 'area') {
         main.update({ time: time(last.timestamp), value: last.close });
       } else {
@@ -318,6 +347,7 @@ export class ChartLayers {
     const candles = this.candles;
     if (this.mainType === 'heikin_ashi') {
       main.setData(this.heikinAshi.reset(candles).map((p) => ({ time: time(p.time), ...p.value! })));
+      this.applyRealPrice();
     } else if (this.mainType === 'line' || this.mainType === 'area') {
       main.setData(candles.map((c) => ({ time: time(c.timestamp), value: c.close })));
     } else {
@@ -422,6 +452,42 @@ export class ChartLayers {
       this.hlines.set(key, main.createPriceLine({ price: d.price, color: this.colors.accent, lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: true, title: '' }));
     }
     this.trend.set(this.trendLines(), this.pending, this.colors.accent);
+  }
+
+  /** The real last price as the Heikin-Ashi series' axis tag and line (one price line moved per tick). */
+  private applyRealPrice(): void {
+    const main = this.main;
+    const last = this.candles[this.candles.length - 1];
+    if (!main || this.mainType !== 'heikin_ashi' || !last) {
+      if (main && this.realPrice) main.removePriceLine(this.realPrice);
+      this.realPrice = null;
+      return;
+    }
+    const color = last.close >= last.open ? this.colors.gain : this.colors.loss;
+    if (this.realPrice) this.realPrice.applyOptions({ price: last.close, color });
+    else this.realPrice = main.createPriceLine({ price: last.close, color, lineWidth: 1, lineStyle: LineStyle.Dotted, axisLabelVisible: true, title: '' });
+  }
+
+  /** Price alerts of the pair shown, each a dotted line with its title by the axis. */
+  setAlerts(alerts: readonly AlertLine[]): void {
+    this.alerts = alerts;
+    this.applyAlerts();
+  }
+
+  private applyAlerts(): void {
+    const main = this.main;
+    if (!main) return;
+    const wanted = new Map<string, AlertLine>(this.alerts.map((a) => [`${a.id}:${a.price}:${a.title}`, a]));
+    for (const [key, line] of this.alertLines) {
+      if (!wanted.has(key)) {
+        main.removePriceLine(line);
+        this.alertLines.delete(key);
+      }
+    }
+    for (const [key, a] of wanted) {
+      if (this.alertLines.has(key)) continue;
+      this.alertLines.set(key, main.createPriceLine({ price: a.price, color: this.colors.warning, lineWidth: 1, lineStyle: LineStyle.SparseDotted, axisLabelVisible: true, title: a.title }));
+    }
   }
 
   /** The chart point (time, price) under a click on the price pane, or null. */
