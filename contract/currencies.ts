@@ -1,7 +1,10 @@
 /**
  * The currencies the platform keeps balances in (spec section 3, Currency: iso_code, symbol,
- * rate, display name). `rate` is units of the currency per 1 USD, used for display conversions
- * and the live estimate; `decimals` is the size of the minor unit the ledger counts in.
+ * rate, display name). `rate` is the CONFIGURED rate, units of the currency per 1 USD: it is
+ * used only where the market has no pair for the currency (docs/money.md, "Exchange rates");
+ * every other conversion takes the market's latest price (server/domain/market/fx.ts), and
+ * the SPA gets those rates from the server (a RateTable), never from this list. `decimals`
+ * is the size of the minor unit the ledger counts in.
  */
 import * as v from 'valibot';
 
@@ -107,3 +110,74 @@ export const CurrencyCodeSchema = v.pipe(
 /** Demo balance every new account and every demo reset gets, in whole units of the currency. */
 export const DEMO_BALANCE_UNITS = 10_000;
 export const DEFAULT_CURRENCY = 'USD';
+
+// ---- exchange rates ---------------------------------------------------------------------------
+
+/**
+ * Where a currency's rate comes from: `base` (USD itself), `pair` (the latest price of a
+ * market pair with USD, e.g. EUR/USD, BTC/USD) or `configured` (Currency.rate, where no pair
+ * exists: USDT, RUB, ...).
+ */
+export const RATE_SOURCES = ['base', 'pair', 'configured'] as const;
+export type RateSource = (typeof RATE_SOURCES)[number];
+
+/** One currency against USD: units of the currency per 1 USD, its source and the time of its price. */
+export const UsdRateSchema = v.object({
+  per_usd: v.pipe(v.number(), v.finite(), v.minValue(Number.MIN_VALUE)),
+  source: v.picklist(RATE_SOURCES),
+  /** The pair it was read from ("EUR/USD"); null for base and configured rates. */
+  pair: v.nullable(v.string()),
+  /** Milliseconds since the epoch of the price (the pair's latest tick); null for base and configured. */
+  at: v.nullable(v.number()),
+});
+export type UsdRate = v.InferOutput<typeof UsdRateSchema>;
+
+/** Every currency's rate against USD, by ISO code (what the server sends with the payment methods). */
+export const RateTableSchema = v.record(v.string(), UsdRateSchema);
+export type RateTable = v.InferOutput<typeof RateTableSchema>;
+
+/** A conversion rate between two currencies: `rate` units of `to` per 1 unit of `from`. */
+export interface Rate {
+  from: string;
+  to: string;
+  rate: number;
+  /** `configured` when any leg is configured; `pair` when a market price is used; `base` for USD/same currency. */
+  source: RateSource;
+  /** The pairs read, e.g. ["EUR/USD"] or ["EUR/USD", "BTC/USD"] (a cross through USD). */
+  pairs: string[];
+  /** The oldest price time among the legs; null when no pair is read. */
+  at: number | null;
+}
+
+/** A currency's configured rate against USD (base for USD). */
+export function configuredUsdRate(code: string): UsdRate | undefined {
+  const c = findCurrency(code);
+  if (!c) return undefined;
+  return { per_usd: c.rate, source: c.iso_code === 'USD' ? 'base' : 'configured', pair: null, at: null };
+}
+
+/** The configured table (no market: the operator CLI, or before the first tick). */
+export function configuredRateTable(): RateTable {
+  const out: RateTable = {};
+  for (const c of CURRENCIES) out[c.iso_code] = configuredUsdRate(c.iso_code) as UsdRate;
+  return out;
+}
+
+/** A leg's rate: the table's, else the configured one. */
+function legOf(table: RateTable, code: string): UsdRate {
+  const leg = table[code.toUpperCase()] ?? configuredUsdRate(code);
+  if (!leg) throw new Error(`Unknown currency ${code}`);
+  return leg;
+}
+
+/** The rate between two currencies through USD with a rate table (the same on the server and in the SPA). */
+export function rateVia(table: RateTable, from: string, to: string): Rate {
+  const f = from.toUpperCase();
+  const t = to.toUpperCase();
+  if (f === t) return { from: f, to: t, rate: 1, source: 'base', pairs: [], at: null };
+  const legs = [legOf(table, f), legOf(table, t)];
+  const pairs = legs.flatMap((l) => (l.pair ? [l.pair] : []));
+  const times = legs.flatMap((l) => (l.at === null ? [] : [l.at]));
+  const source: RateSource = legs.some((l) => l.source === 'configured') ? 'configured' : pairs.length > 0 ? 'pair' : 'base';
+  return { from: f, to: t, rate: legs[1].per_usd / legs[0].per_usd, source, pairs, at: times.length ? Math.min(...times) : null };
+}

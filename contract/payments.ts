@@ -9,7 +9,7 @@
  * has is refused, never rounded. Rules and flows: docs/money.md.
  */
 import * as v from 'valibot';
-import { CurrencyCodeSchema, findCurrency, type Currency } from './currencies';
+import { CurrencyCodeSchema, RateTableSchema, configuredRateTable, findCurrency, rateVia, type Currency, type RateTable } from './currencies';
 import { boundedString } from './validation';
 
 // ---- constants ----------------------------------------------------------------------------
@@ -118,20 +118,26 @@ export const AmountInputSchema = v.pipe(
 );
 export type AmountInput = v.InferOutput<typeof AmountInputSchema>;
 
-/** A currency's rate (units per 1 USD) as an exact integer scaled by 10^12. */
-function scaledRate(c: Currency): bigint {
-  return BigInt(c.rate.toFixed(12).replace('.', ''));
+/** A positive rate as an exact fraction num/den of its 15 significant digits. */
+function rational(rate: number): { num: bigint; den: bigint } {
+  if (!(rate > 0) || !Number.isFinite(rate)) throw new RangeError('rate must be a positive number');
+  const [mantissa, exp] = rate.toExponential(14).split('e');
+  const digits = BigInt(mantissa.replace('.', ''));
+  const e = Number(exp) - 14;
+  return e >= 0 ? { num: digits * 10n ** BigInt(e), den: 1n } : { num: digits, den: 10n ** BigInt(-e) };
 }
 
 /**
- * Convert minor units of `from` into minor units of `to` with the currencies' rates, exactly
- * (integer arithmetic). `down` rounds toward zero (the rule for computed amounts); `up` is used
- * only for lower bounds, so a converted minimum is never below the original one.
+ * Convert minor units of `from` into minor units of `to` at `rate` (units of `to` per 1 unit of
+ * `from`: Rate.rate from contract/currencies.ts rateVia or the server's rate provider), exactly
+ * (integer arithmetic on the rate's 15 significant digits). `down` rounds toward zero (the rule
+ * for computed amounts); `up` is for lower bounds and for what a payer is asked to send.
  */
-export function convertMinor(amountMinor: number, from: Currency, to: Currency, round: 'down' | 'up' = 'down'): number {
+export function convertMinor(amountMinor: number, from: Currency, to: Currency, rate: number, round: 'down' | 'up' = 'down'): number {
   if (from.iso_code === to.iso_code) return amountMinor;
-  const num = BigInt(amountMinor) * scaledRate(to) * 10n ** BigInt(to.decimals);
-  const den = scaledRate(from) * 10n ** BigInt(from.decimals);
+  const r = rational(rate);
+  const num = BigInt(amountMinor) * r.num * 10n ** BigInt(to.decimals);
+  const den = r.den * 10n ** BigInt(from.decimals);
   let q = num / den;
   if (round === 'up' && q * den !== num) q += 1n;
   const n = Number(q);
@@ -139,11 +145,76 @@ export function convertMinor(amountMinor: number, from: Currency, to: Currency, 
   return n;
 }
 
-/** Units of `to` per 1 unit of `from`, toward zero at 6 decimals (the displayed exchange rate). */
-export function exchangeRate(from: Currency, to: Currency): number {
-  if (from.iso_code === to.iso_code) return 1;
-  const q = (scaledRate(to) * 1_000_000n) / scaledRate(from);
-  return Number(q) / 1_000_000;
+/** A rate as displayed and stored with a payment: toward zero at 6 significant decimals (at least 6 decimals). */
+export function displayRate(rate: number): number {
+  if (rate >= 1) return Math.floor(rate * 1_000_000) / 1_000_000;
+  const decimals = Math.min(18, 6 + Math.max(0, -Math.floor(Math.log10(rate)) - 1));
+  const p = 10 ** decimals;
+  return Math.floor(rate * p) / p;
+}
+
+// ---- crypto networks ----------------------------------------------------------------------
+
+/**
+ * The decimals an amount can have on a coin's network (what a wallet can actually send):
+ * USDT is a 6-decimal token on TRC20 and ERC20 and an 18-decimal one on BEP20; BTC has 8
+ * (satoshi), ETH 18, ... A network's decimals above the currency's own `decimals` (what the
+ * ledger stores) are capped at those. Key: "CURRENCY:NETWORK" (network as in
+ * PaymentMethod.crypto_network, upper case), else the coin alone.
+ */
+export const NETWORK_DECIMALS: Readonly<Record<string, number>> = {
+  'USDT:TRC20': 6,
+  'USDT:ERC20': 6,
+  'USDT:BEP20': 18,
+  'USDT:SOL': 6,
+  'USDT:POLYGON': 6,
+  'USDT:TON': 6,
+  USDT: 6,
+  'BTC:BITCOIN': 8,
+  BTC: 8,
+  'ETH:ERC20': 18,
+  'ETH:ETHEREUM': 18,
+  ETH: 18,
+};
+
+/** The decimals a payment in `currency` on `network` is rounded to (capped at the currency's own). */
+export function paymentDecimals(currency: Currency, network: string | null): number {
+  const code = currency.iso_code;
+  const d = (network ? NETWORK_DECIMALS[`${code}:${network.toUpperCase()}`] : undefined) ?? NETWORK_DECIMALS[code] ?? currency.decimals;
+  return Math.min(d, currency.decimals);
+}
+
+/** Minor units rounded to a coarser number of decimals: up (what a payer sends) or down (what is paid out). */
+export function roundToDecimals(minor: number, currencyDecimals: number, decimals: number, round: 'up' | 'down'): number {
+  if (decimals >= currencyDecimals) return minor;
+  const step = 10 ** (currencyDecimals - decimals);
+  return (round === 'up' ? Math.ceil(minor / step) : Math.floor(minor / step)) * step;
+}
+
+// ---- round limits -------------------------------------------------------------------------
+
+/** The largest 1-2-5 x 10^n step (minor units, at least 1) not above a fifth of `minor`. */
+export function limitStep(minor: number): number {
+  const target = minor / 5;
+  if (target < 1) return 1;
+  let step = 1;
+  for (let p = 1; p <= target * 10; p *= 10) {
+    for (const f of [1, 2, 5]) if (f * p <= target) step = f * p;
+  }
+  return step;
+}
+
+/**
+ * A converted method range as round figures: min up and max down to a 1-2-5 step of their
+ * size (docs/money.md, "Limits in other currencies": $10 -> €8.62 -> €9, not "€8.62"), so the
+ * range only shrinks. When rounding would leave no amount, the exact range stays.
+ */
+export function roundLimits(min: number, max: number): { min: number; max: number } {
+  const sMin = limitStep(min);
+  const sMax = limitStep(max);
+  const rMin = Math.ceil(min / sMin) * sMin;
+  const rMax = Math.floor(max / sMax) * sMax;
+  return rMin <= rMax && rMax > 0 ? { min: rMin, max: rMax } : { min, max };
 }
 
 // ---- payment methods ----------------------------------------------------------------------
@@ -179,6 +250,12 @@ export const PaymentMethodSchema = v.object({
   estimated_processing_time: v.string(),
   /** True for a sandbox method / a payment made through one (PAYMENTS_MODE=sandbox: no real money moves); the SPA labels it "Sandbox". */
   sandbox: v.optional(v.boolean()),
+  /**
+   * The rates of the payload the method came in (PaymentMethodsResult.rates): the SPA attaches
+   * them to each method it receives, so the method's limits convert with the server's prices.
+   * The server never sends it per method.
+   */
+  rates: v.optional(RateTableSchema),
 });
 export type PaymentMethod = v.InferOutput<typeof PaymentMethodSchema>;
 
@@ -188,24 +265,26 @@ export function methodSupportsCurrency(method: Pick<PaymentMethod, 'currency_cod
 }
 
 /**
- * A method's min and max in an account currency, in minor units: for an ALL-currency method
- * the stored USD bounds are converted with Currency.rate (min rounded up, max down, so the
- * converted range never leaves the stored one). Null when the method does not serve the currency.
+ * A method's min and max in an account currency, in minor units. A method's own currency keeps
+ * its stored bounds; an ALL-currency method's USD bounds are converted at the rates (the
+ * given `rates` (the server's), else the method's attached ones (the SPA), else the configured ones: min up, max down) and
+ * shown as round figures (roundLimits), so the range never leaves the stored one. Null when
+ * the method does not serve the currency.
  */
 export function sumsInMinor(
-  method: Pick<PaymentMethod, 'currency_code' | 'supports_all_currencies' | 'available_sums'>,
+  method: Pick<PaymentMethod, 'currency_code' | 'supports_all_currencies' | 'available_sums' | 'rates'>,
   currencyCode: string,
+  rates?: RateTable,
 ): { min: number; max: number; currency: Currency } | null {
   const target = findCurrency(currencyCode);
   const base = findCurrency(method.available_sums.currency);
   if (!target || !base || !methodSupportsCurrency(method, target.iso_code)) return null;
   const minBase = Math.round(method.available_sums.min * 10 ** base.decimals);
   const maxBase = Math.round(method.available_sums.max * 10 ** base.decimals);
-  return {
-    min: convertMinor(minBase, base, target, 'up'),
-    max: convertMinor(maxBase, base, target, 'down'),
-    currency: target,
-  };
+  if (base.iso_code === target.iso_code) return { min: minBase, max: maxBase, currency: target };
+  const rate = rateVia(rates ?? method.rates ?? configuredRateTable(), base.iso_code, target.iso_code).rate;
+  const round = roundLimits(convertMinor(minBase, base, target, rate, 'up'), convertMinor(maxBase, base, target, rate, 'down'));
+  return { ...round, currency: target };
 }
 
 /** GET /api/v2/payments/methods?currency=&direction= */
@@ -225,7 +304,11 @@ export const GetPaymentMethodsSchema = v.optional(
 );
 export type GetPaymentMethods = v.InferOutput<typeof GetPaymentMethodsSchema>;
 
-export const PaymentMethodsResultSchema = v.object({ payment_systems: v.array(PaymentMethodSchema) });
+export const PaymentMethodsResultSchema = v.object({
+  payment_systems: v.array(PaymentMethodSchema),
+  /** Every currency's rate against USD when the list was made (the market's prices; docs/money.md). */
+  rates: v.optional(RateTableSchema),
+});
 export type PaymentMethodsResult = v.InferOutput<typeof PaymentMethodsResultSchema>;
 /** Socket `init_payment_systems`. */
 export const InitPaymentSystemsSchema = PaymentMethodsResultSchema;
@@ -509,6 +592,8 @@ export const DepositResultSchema = v.object({
   payment_url: v.nullable(v.string()),
   amount_payment_currency: v.number(),
   payment_currency: v.string(),
+  /** Units of payment_currency per 1 unit of currency, as stored with the deposit. */
+  exchange_rate: v.optional(v.number()),
   expired_at: v.nullable(v.number()),
   invoice_id: v.nullable(v.string()),
   /** Null for a manual deposit (its requisites are in transaction.requisit). */

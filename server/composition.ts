@@ -17,6 +17,7 @@ import { SessionCheck } from './domain/auth/sessions';
 import { seedDemoUser } from './domain/auth/demo';
 import { primeDummyHash } from './domain/auth/passwords';
 import { Market } from './domain/market/service';
+import { fxFor } from './domain/market/fx';
 import { buildClusterNode } from './cluster';
 import type { PriceFeed } from './domain/market/types';
 import { OrdersService } from './domain/orders/service';
@@ -95,6 +96,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     oxapayWebhookSecret: base.secrets.oxapayWebhookSecret,
     cryptoConfirmDelaySeconds: config.cryptoConfirmDelaySeconds,
     ...paymentsModeOptions(config),
+    rates: fxFor(market),
     ...(cluster ? { isLeader: () => cluster.status().role === 'leader' } : {}),
   });
   await payments.seed();

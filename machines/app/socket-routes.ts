@@ -164,7 +164,7 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
       to: 'paymentMethods',
       toEvent: (payload): PaymentMethodsEvent | null => {
         const parsed = v.safeParse(InitPaymentSystemsSchema, payload);
-        return parsed.success ? { type: 'paymentMethods.received', methods: parsed.output.payment_systems } : null;
+        return parsed.success ? { type: 'paymentMethods.received', methods: parsed.output.payment_systems, rates: parsed.output.rates } : null;
       },
     },
   ],

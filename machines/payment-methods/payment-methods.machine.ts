@@ -4,13 +4,15 @@
  *
  * Lifecycle: long-lived, spawned by the app with the systemId 'paymentMethods'. It holds the
  * whole catalogue as the server sends it (bounds in each method's own currency); views filter
- * and convert it for a currency and direction with `methodsFor` (amounts.ts). The app sends
+ * and convert it for a currency and direction with `methodsFor` (amounts.ts), at the rates the
+ * server sent with the list (attached to each method: docs/money.md "Exchange rates"). The app sends
  * `paymentMethods.loadRequested` whenever a deposit or withdraw flow starts; `loading` asks the
  * parent to emit `get_payment_methods` on the socket (the socket queues it while offline) and
  * waits `loadTimeout` for `init_payment_systems`, which the app routes here as
  * `paymentMethods.received` (accepted in any state: the server may push it unasked). After the
  * timeout the list stays as it was: `ready` when one was loaded before, else `unavailable`.
  */
+import type { RateTable } from '../../contract/currencies';
 import { assertEvent, assign, sendParent, setup } from 'xstate';
 import { GET_PAYMENT_METHODS_EVENT, type PaymentMethod } from '../../contract/payments';
 import { PAYMENT_METHODS_LOADING_TIMEOUT_MS } from '../../contract/socket';
@@ -20,10 +22,14 @@ import type { SocketEmitEvent } from '../socket/socket.machine';
 export const PAYMENT_METHODS_TIMEOUT_MS = PAYMENT_METHODS_LOADING_TIMEOUT_MS;
 
 export interface PaymentMethodsContext {
+  /** The catalogue, each method carrying the payload's rates (so its limits convert at the server's prices). */
   methods: PaymentMethod[];
 }
 
-export type PaymentMethodsEvent = { type: 'paymentMethods.loadRequested' } | { type: 'paymentMethods.received'; methods: PaymentMethod[] };
+export type PaymentMethodsEvent =
+  | { type: 'paymentMethods.loadRequested' }
+  /** `rates`: the server's rate table of the payload (absent from an older server: the configured rates). */
+  | { type: 'paymentMethods.received'; methods: PaymentMethod[]; rates?: RateTable };
 
 /** The parent forwards this to the socket actor. */
 export type PaymentMethodsParentEvent = SocketEmitEvent;
@@ -36,7 +42,8 @@ export const paymentMethodsMachine = setup({
   actions: {
     assignMethods: assign(({ event }) => {
       assertEvent(event, 'paymentMethods.received');
-      return { methods: event.methods };
+      const { rates } = event;
+      return { methods: rates ? event.methods.map((m) => ({ ...m, rates })) : event.methods };
     }),
     requestMethods: sendParent(
       (): PaymentMethodsParentEvent => ({ type: 'socket.emitRequested', event: GET_PAYMENT_METHODS_EVENT, payload: {} }),

@@ -17,7 +17,7 @@
  *   GET  /checkout/sandbox/:invoice, POST .../pay|cancel  the payment-link sandbox checkout
  *
  * Socket: get_payment_methods [{currency?, direction?}] -> init_payment_systems
- * {payment_systems}; every `payment.status` domain event -> payment_status_update to the owner, every
+ * {payment_systems, rates}; every `payment.status` domain event -> payment_status_update to the owner, every
  * `payment.polling` event (a crypto/link deposit watched or no longer) -> polling_status to the owner.
  */
 import * as v from 'valibot';
@@ -62,7 +62,7 @@ export const paymentsModule: ServerModule = {
 
     app.get('/api/v2/payments/methods', auth, async (req) => {
       const q = parseInput(PaymentMethodsQuerySchema, req.query ?? {});
-      return ok({ payment_systems: await payments.methods(q) });
+      return ok(await payments.methodsPayload(q));
     });
 
     app.post('/api/v2/transactions/deposit', auth, async (req, reply) => {
@@ -155,8 +155,7 @@ export const paymentsModule: ServerModule = {
         const query = socketPayload(socket, GET_PAYMENT_METHODS_EVENT, GetPaymentMethodsSchema, typeof raw === 'function' ? undefined : raw);
         if (!query) return;
         try {
-          const payment_systems = await ctx.services.payments.methods(query);
-          socket.emit(INIT_PAYMENT_SYSTEMS_EVENT, { payment_systems });
+          socket.emit(INIT_PAYMENT_SYSTEMS_EVENT, await ctx.services.payments.methodsPayload(query));
         } catch (err) {
           ctx.log.error({ err }, 'get_payment_methods failed');
           socket.emit('error_message', { event: GET_PAYMENT_METHODS_EVENT, message: 'Request failed' });

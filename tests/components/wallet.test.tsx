@@ -24,6 +24,7 @@ import {
 } from '../../machines/transactions/transactions.machine';
 import type { DepositConfirmationResult, DepositResult, PaymentMethod, WithdrawalResult } from '../../contract/payments';
 import type { Balances } from '../../contract/user';
+import type { RateTable } from '../../contract/currencies';
 import { RuntimeProvider } from '../../src/shared/runtime';
 import type { AppRuntime } from '../../src/app/create-app-actor';
 import { ModalHost } from '../../src/app/modal-host';
@@ -92,7 +93,7 @@ function startMoneyApp(server: Partial<MoneyServer> = {}, balances: Balances = {
     calls,
     push,
     toasts,
-    feedMethods: (methods: PaymentMethod[] = METHODS) => act(() => push('init_payment_systems', { payment_systems: methods })),
+    feedMethods: (methods: PaymentMethod[] = METHODS, rates?: RateTable) => act(() => push('init_payment_systems', { payment_systems: methods, ...(rates ? { rates } : {}) })),
     render: (ui: ReactNode, language = 'en') =>
       render(
         <RuntimeProvider runtime={runtime}>
@@ -135,7 +136,33 @@ describe('deposit modal', () => {
 
     await userEvent.selectOptions(within(dialog).getByLabelText('Account currency'), 'EUR');
     expect(within(dialog).getByText('Bank transfer (SEPA)')).toBeTruthy();
-    expect(within(dialog).getByText('Visa / Mastercard').closest('button')!.textContent).toContain('Min €9.20 · Max €4,600.00');
+    // No rates from the server: the configured ones, as round figures ($10 = €9.20 -> €10).
+    expect(within(dialog).getByText('Visa / Mastercard').closest('button')!.textContent).toContain('Min €10.00 · Max €4,500.00');
+  });
+
+  it('converts the limits at the server\'s market rates, as round figures', async () => {
+    const app = startMoneyApp();
+    app.render(<DepositModal data={null} onClose={() => {}} />);
+    // EUR/USD at 1.1598: $10 = €8.62 -> €9, $5000 = €4311.09 -> €4000 (not "Min €9.20").
+    app.feedMethods(METHODS, { EUR: { per_usd: 1 / 1.1598, source: 'pair', pair: 'EUR/USD', at: Date.now() } });
+    const dialog = screen.getByRole('dialog', { name: 'Deposit' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Account currency'), 'EUR');
+    expect(within(dialog).getByText('Visa / Mastercard').closest('button')!.textContent).toContain('Min €9.00 · Max €4,000.00');
+  });
+
+  it('shows the rate of a conversion with its market pair and time, or says it is configured', async () => {
+    const at = new Date(2026, 10, 27, 14, 5, 9).getTime();
+    const BTC: PaymentMethod = { ...USDT, id: 'btc', name: 'Bitcoin', avatar_url: 'btc.svg', payment_currency: 'BTC', crypto_network: 'Bitcoin' };
+    const app = startMoneyApp();
+    app.render(<DepositModal data={null} onClose={() => {}} />);
+    app.feedMethods([USDT, BTC], { BTC: { per_usd: 1 / 94_300, source: 'pair', pair: 'BTC/USD', at } });
+    await userEvent.click(screen.getByText('Bitcoin'));
+    expect(screen.getByText('1 USD = 0.0000106044 BTC')).toBeTruthy();
+    expect(screen.getByText('Market price of BTC/USD at 14:05:09')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await userEvent.click(screen.getByText('USDT (TRC20)'));
+    expect(screen.getByText('1 USD = 1.000000 USDT')).toBeTruthy();
+    expect(screen.getByText('Configured rate for USDT (no market pair)')).toBeTruthy();
   });
 
   it('says when no method serves the currency', () => {
@@ -442,6 +469,19 @@ describe('transaction history', () => {
     writeText.mockRejectedValueOnce(new Error('denied'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy ID' }));
     await waitFor(() => expect(app.toasts()).toContain('common.copy_error'));
+  });
+
+  it('shows "Expires" only while the payment is awaited', async () => {
+    const pending = transaction({ id: 60, expired_at: 1_800_000_000 });
+    const done = transaction({ id: 61, approval_status: 'approved', expired_at: 1_800_000_000 });
+    const app = startMoneyApp({ listTransactions: () => Promise.resolve(history([pending, done])) });
+    app.render(<TransactionsSection />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Transaction #60: details' }));
+    expect(within(await screen.findByRole('dialog', { name: 'Transaction #60' })).getByText('Expires')).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Transaction #60' })).toBeNull());
+    await userEvent.click(await screen.findByRole('button', { name: 'Transaction #61: details' }));
+    expect(within(await screen.findByRole('dialog', { name: 'Transaction #61' })).queryByText('Expires')).toBeNull();
   });
 
   it('shows the crypto block when the transaction has crypto data', async () => {

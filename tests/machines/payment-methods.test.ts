@@ -4,7 +4,7 @@
  * and direction with converted bounds, reading typed amounts, presets and request ids.
  */
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyEventObject } from 'xstate';
+import { createActor, type AnyEventObject } from 'xstate';
 import { PaymentClientRequestIdSchema } from '../../contract/payments';
 import { PAYMENT_METHODS_TIMEOUT_MS, paymentMethodsMachine } from '../../machines/payment-methods/payment-methods.machine';
 import {
@@ -78,9 +78,22 @@ describe('methods for a currency and direction', () => {
     expect(usd[0]).toMatchObject({ min: 1000, max: 500000 });
     const eur = methodsFor(METHODS, 'EUR', 'deposit');
     expect(eur.map((o) => o.method.id)).toEqual(['card_visa_mastercard', 'bank_transfer_sepa', 'usdt_trc20', 'oxapay_crypto']);
-    // 10-5,000 USD at 0.92 EUR per USD: 9.20-4,600.00 EUR (docs/money.md).
-    expect(eur[0]).toMatchObject({ min: 920, max: 460000 });
+    // No rates from the server: the configured 0.92 EUR per USD, as round figures: 10.00-4,500.00 EUR (docs/money.md).
+    expect(eur[0]).toMatchObject({ min: 1000, max: 450000 });
     expect(eur[1]).toMatchObject({ min: 5000, max: 2000000 });
+  });
+
+  it('converts at the rates the server sent with the catalogue, attached to each method', () => {
+    const rates = { EUR: { per_usd: 1 / 1.1598, source: 'pair' as const, pair: 'EUR/USD', at: 1 } };
+    const actor = createActor(paymentMethodsMachine).start();
+    actor.send({ type: 'paymentMethods.received', methods: METHODS, rates });
+    const methods = actor.getSnapshot().context.methods;
+    expect(methods.every((m) => m.rates === rates)).toBe(true);
+    // 10-5,000 USD at EUR/USD 1.1598: 8.62-4,311.09 EUR -> 9.00-4,000.00 EUR.
+    expect(methodsFor(methods, 'EUR', 'deposit')[0]).toMatchObject({ min: 900, max: 400000 });
+    // An older server sends no rates: the methods stay as they came.
+    actor.send({ type: 'paymentMethods.received', methods: METHODS });
+    expect(actor.getSnapshot().context.methods).toBe(METHODS);
   });
 
   it('never offers the payment link, a disabled or an inactive method for withdrawal', () => {

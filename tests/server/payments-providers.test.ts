@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sumsInMinor } from '../../contract/payments';
 import { nextEvent, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
 import {
@@ -64,8 +65,13 @@ describe('payment methods', () => {
     expect(usd.body.data.payment_systems.map((m: { id: string }) => m.id)).not.toContain('bank_transfer_sepa');
     const eur = await server.api('GET', '/api/v2/payments/methods?currency=eur', undefined, u.token);
     const eurCard = eur.body.data.payment_systems.find((m: { id: string }) => m.id === 'card_visa_mastercard');
-    // 10..5000 USD at 0.92 EUR per USD.
-    expect(eurCard.available_sums).toEqual({ min: 9.2, max: 4600, currency: 'EUR' });
+    // 10..5000 USD at the market's EUR/USD (sent along), as round figures inside the range.
+    const rates = eur.body.data.rates;
+    expect(rates.EUR).toMatchObject({ source: 'pair', pair: 'EUR/USD' });
+    const sums = sumsInMinor({ currency_code: 'ALL', supports_all_currencies: true, available_sums: { min: 10, max: 5000, currency: 'USD' } }, 'EUR', rates)!;
+    expect(eurCard.available_sums).toEqual({ min: sums.min / 100, max: sums.max / 100, currency: 'EUR' });
+    expect(sums.min).toBeGreaterThanOrEqual(10 * rates.EUR.per_usd * 100);
+    expect(sums.max).toBeLessThanOrEqual(5000 * rates.EUR.per_usd * 100);
     expect(eur.body.data.payment_systems.find((m: { id: string }) => m.id === 'bank_transfer_sepa').available_sums).toEqual({
       min: 50,
       max: 20000,
@@ -243,8 +249,10 @@ describe('crypto address (white-label) on the simulated chain', () => {
     const created = await deposit(server, u, { amount: 92, currency: 'EUR', payment_method_id: 'btc' });
     expect(created.status).toBe(201);
     const d = created.body.data;
-    // 92 EUR = 100 USD = 0.00155 BTC.
-    expect(d.amount_payment_currency).toBe(0.00155);
+    // 92 EUR at EUR/USD and BTC/USD, the market's prices (not the configured 0.00155 BTC).
+    const market = server.ctx.services.market;
+    const expected = (92 * market.latestTick('EURUSD')!.price) / market.latestTick('BTCUSD')!.price;
+    expect(Math.abs(d.amount_payment_currency / expected - 1)).toBeLessThan(0.001);
     expect(d.integration_data.crypto_wallet_address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
     const row = await txRow(server, d.transaction_id);
     const signed = signCrypto(server, {
@@ -253,7 +261,7 @@ describe('crypto address (white-label) on the simulated chain', () => {
       address: row.crypto_wallet_address,
       network: 'Bitcoin',
       currency: 'BTC',
-      amount: '0.00155000',
+      amount: d.amount_payment_currency.toFixed(8),
       tx_hash: crypto.randomBytes(32).toString('hex'),
       confirmations: 2,
       status: 'confirmed',

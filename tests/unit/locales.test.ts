@@ -24,6 +24,7 @@ const ALLOWED_SAME = new Set<string>([
   'trading.chart_tools.names.macd', // the indicator's name (MACD) in every language
   'trading.chart_tools.short.macd',
   'trading.chart_tools.types.heikin_ashi', // Japanese term, written the same in Spanish
+  'wallet.rate_line', // "1 {{from}} = {{rate}} {{to}}": codes and a number, the same in every language
 ]);
 
 function isAllowed(key: string): boolean {

@@ -5,8 +5,10 @@
  * Worst case of a pair: whatever the price does, either every `up` order wins or every `down`
  * order wins (a tie refunds everything and costs nothing). The house already holds every stake,
  * so if direction d wins it loses payouts(d) - stakes(all). The worst case is the larger of the
- * two, counted in USD cents with the currencies' rates (contract/currencies.ts `rate`, units per
- * USD), rounded up: a risk measure, never an amount that is posted.
+ * two, counted in USD cents at the market's rates (server/domain/market/fx.ts `perUsd`: the
+ * latest price of the currency's pair with USD, the configured Currency.rate where none exists;
+ * docs/money.md "Exchange rates"), rounded up: a risk measure, never an amount that is posted.
+ * The rate is a memory read (no query, no await): placement stays as fast as before.
  *
  * The limit: the pair's row in `risk_limits` (set by the operator), else the configured default
  * (RISK_MAX_PAIR_LOSS_USD). `checkPairRisk` runs inside placement's write transaction, before
@@ -62,14 +64,23 @@ export async function exposureDrift(trx: Trx): Promise<{ key: string; kept: stri
 
 const emptyDirection = (): DirectionExposure => ({ count: 0, stakes: {}, payouts: {} });
 
-function toUsdCents(minor: number, currency: string): number {
+/** Units of a currency per 1 USD (the market's rate provider; the configured rates by default). */
+export type PerUsd = (currency: string) => number;
+
+const configuredPerUsd: PerUsd = (currency) => {
   const cur = findCurrency(currency);
   if (!cur) throw new Error(`Unknown currency ${currency}`);
-  return (minor * 100) / (10 ** cur.decimals * cur.rate);
+  return cur.rate;
+};
+
+function toUsdCents(minor: number, currency: string, perUsd: PerUsd): number {
+  const cur = findCurrency(currency);
+  if (!cur) throw new Error(`Unknown currency ${currency}`);
+  return (minor * 100) / (10 ** cur.decimals * perUsd(cur.iso_code));
 }
 
 /** The worst case of one pair's directions, USD cents, rounded up; never below 0. */
-export function worstCaseUsdMinor(directions: Record<OrderDirection, DirectionExposure>): number {
+export function worstCaseUsdMinor(directions: Record<OrderDirection, DirectionExposure>, perUsd: PerUsd = configuredPerUsd): number {
   const stakesByCurrency: Record<string, number> = {};
   for (const d of ORDER_DIRECTIONS) {
     for (const [c, s] of Object.entries(directions[d].stakes)) stakesByCurrency[c] = (stakesByCurrency[c] ?? 0) + s;
@@ -77,7 +88,7 @@ export function worstCaseUsdMinor(directions: Record<OrderDirection, DirectionEx
   let worst = 0;
   for (const d of ORDER_DIRECTIONS) {
     let loss = 0;
-    for (const [c, staked] of Object.entries(stakesByCurrency)) loss += toUsdCents((directions[d].payouts[c] ?? 0) - staked, c);
+    for (const [c, staked] of Object.entries(stakesByCurrency)) loss += toUsdCents((directions[d].payouts[c] ?? 0) - staked, c, perUsd);
     worst = Math.max(worst, loss);
   }
   // Float error of the conversion must not add a cent to an exact figure.
@@ -105,11 +116,11 @@ function byPair(rows: AggregateRow[]): Map<string, Record<OrderDirection, Direct
 }
 
 /** Every pair with open real orders: per direction count, stakes, potential payouts; worst case and limit. */
-export async function readExposure(trx: Trx, defaultUsd: number): Promise<PairExposure[]> {
+export async function readExposure(trx: Trx, defaultUsd: number, perUsd: PerUsd = configuredPerUsd): Promise<PairExposure[]> {
   const pairs = byPair(await openAggregates(trx));
   const out: PairExposure[] = [];
   for (const [pair, directions] of [...pairs].sort(([a], [b]) => a.localeCompare(b))) {
-    out.push({ pair, directions, worst_case_usd_minor: worstCaseUsdMinor(directions), limit_usd_minor: await pairLimitUsdMinor(trx, pair, defaultUsd) });
+    out.push({ pair, directions, worst_case_usd_minor: worstCaseUsdMinor(directions, perUsd), limit_usd_minor: await pairLimitUsdMinor(trx, pair, defaultUsd) });
   }
   return out;
 }
@@ -129,13 +140,18 @@ export interface NewOrderRisk {
  * larger than the pair's limit and larger than it already is. Call inside the placement
  * transaction, before anything is written.
  */
-export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = DEFAULT_RISK_MAX_PAIR_LOSS_USD): Promise<void> {
+export async function checkPairRisk(
+  trx: Trx,
+  order: NewOrderRisk,
+  defaultUsd = DEFAULT_RISK_MAX_PAIR_LOSS_USD,
+  perUsd: PerUsd = configuredPerUsd,
+): Promise<void> {
   if (order.account !== 'real') return;
   // PostgreSQL: real placements on one pair take its row lock first, so two of them never both
   // pass the check on the same exposure (SQLite's BEGIN IMMEDIATE already runs them one by one).
   if (dialectOf(trx) === 'postgres') await lockPairRow(trx, order.pairCode);
   const directions = byPair(await keptAggregates(trx, order.pairCode)).get(order.pairCode) ?? { up: emptyDirection(), down: emptyDirection() };
-  const before = worstCaseUsdMinor(directions);
+  const before = worstCaseUsdMinor(directions, perUsd);
   const d = directions[order.direction];
   const payout = order.stake + Math.floor((order.stake * order.payoutRateBp) / 10_000);
   const after = worstCaseUsdMinor({
@@ -145,7 +161,7 @@ export async function checkPairRisk(trx: Trx, order: NewOrderRisk, defaultUsd = 
       stakes: { ...d.stakes, [order.currency]: (d.stakes[order.currency] ?? 0) + order.stake },
       payouts: { ...d.payouts, [order.currency]: (d.payouts[order.currency] ?? 0) + payout },
     },
-  });
+  }, perUsd);
   if (after <= before) return;
   const limit = await pairLimitUsdMinor(trx, order.pairCode, defaultUsd);
   if (after > limit) throw conflict(OrderErrorText.riskLimit);

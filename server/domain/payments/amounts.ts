@@ -3,15 +3,25 @@
  * the currency has), the method's availability for the currency and direction, and its
  * min/max in that currency ("Amount too low" / "Amount too high" with the bound).
  */
-import { findCurrency, type Currency } from '../../../contract/currencies';
+import { findCurrency, rateVia, type Currency, type Rate } from '../../../contract/currencies';
 import { formatMinor, toMinor } from '../../../contract/money';
-import { PaymentErrorText, convertMinor, exchangeRate, methodSupportsCurrency, sumsInMinor, type AmountInput } from '../../../contract/payments';
+import {
+  PaymentErrorText,
+  convertMinor,
+  displayRate,
+  methodSupportsCurrency,
+  paymentDecimals,
+  roundToDecimals,
+  sumsInMinor,
+  type AmountInput,
+} from '../../../contract/payments';
 import type { Trx } from '../../db';
 import { invalid } from '../errors';
 import { toWireMethod } from './methods';
 import { findPaymentMethod } from './repository';
 import type { PaymentMethodRow } from './wire';
 import { methodOffered, type PaymentsMode } from './mode';
+import type { PaymentRates } from './deps';
 
 const amountError = (message: string) => invalid(message, [{ field: 'amount', message }]);
 
@@ -28,8 +38,14 @@ export interface CheckedMethod {
   amount: number;
   paymentCurrency: Currency;
   amountPayment: number;
+  /** Units of the payment currency per 1 unit of the account currency, as stored (displayRate). */
   exchangeRate: string;
+  /** The rate used, with its source and time. */
+  rate: Rate;
 }
+
+/** The configured rates (no market: the CLI). */
+const CONFIGURED: PaymentRates = { rate: (from, to) => rateVia({}, from, to), table: () => ({}) };
 
 /** Everything about a deposit/withdrawal request that does not depend on the user's balance. */
 export async function checkMethodAndAmount(
@@ -39,6 +55,7 @@ export async function checkMethodAndAmount(
   currencyCode: string,
   amount: AmountInput,
   mode: PaymentsMode = 'sandbox',
+  rates: PaymentRates = CONFIGURED,
 ): Promise<CheckedMethod> {
   const currency = findCurrency(currencyCode);
   if (!currency) throw invalid('Unknown currency', [{ field: 'currency', message: 'Unknown currency' }]);
@@ -58,13 +75,22 @@ export async function checkMethodAndAmount(
   if (!methodSupportsCurrency(wire, currency.iso_code)) {
     throw invalid(PaymentErrorText.currencyNotSupported, [{ field: 'currency', message: PaymentErrorText.currencyNotSupported }]);
   }
-  const sums = sumsInMinor(wire, currency.iso_code);
+  const sums = sumsInMinor(wire, currency.iso_code, rates.table());
   if (!sums) throw invalid(PaymentErrorText.currencyNotSupported);
   if (minor < sums.min) throw amountError(`${PaymentErrorText.amountTooLow}: minimum ${formatMinor(sums.min, currency.decimals)} ${currency.iso_code}`);
   if (minor > sums.max) throw amountError(`${PaymentErrorText.amountTooHigh}: maximum ${formatMinor(sums.max, currency.decimals)} ${currency.iso_code}`);
 
   const paymentCurrency = (method.payment_currency && findCurrency(method.payment_currency)) || currency;
-  const amountPayment = convertMinor(minor, currency, paymentCurrency, 'down');
+  // The payment currency's amount at the market's rate, rounded to what its network can carry:
+  // up for a deposit (the payer sends at least the value: 54.347827 USDT on TRC20, never
+  // 54.34782608), down for a withdrawal (never more than was debited). docs/money.md.
+  const rate = rates.rate(currency.iso_code, paymentCurrency.iso_code);
+  const round = direction === 'deposit' ? 'up' : 'down';
+  const converted = convertMinor(minor, currency, paymentCurrency, rate.rate, round);
+  const amountPayment =
+    paymentCurrency.iso_code === currency.iso_code
+      ? converted
+      : roundToDecimals(converted, paymentCurrency.decimals, paymentDecimals(paymentCurrency, method.crypto_network), round);
   if (amountPayment <= 0) throw amountError(`${PaymentErrorText.amountTooLow}: minimum ${formatMinor(sums.min, currency.decimals)} ${currency.iso_code}`);
   return {
     method,
@@ -72,6 +98,7 @@ export async function checkMethodAndAmount(
     amount: minor,
     paymentCurrency,
     amountPayment,
-    exchangeRate: exchangeRate(currency, paymentCurrency).toFixed(6),
+    exchangeRate: String(displayRate(rate.rate)),
+    rate,
   };
 }

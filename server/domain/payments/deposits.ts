@@ -84,7 +84,7 @@ export async function createDeposit(
   userId: number,
   input: DepositRequest,
 ): Promise<Replayable<PaymentTxRow>> {
-  const checked = await checkMethodAndAmount(deps.db, 'deposit', input.payment_method_id, input.currency, input.amount, deps.mode);
+  const checked = await checkMethodAndAmount(deps.db, 'deposit', input.payment_method_id, input.currency, input.amount, deps.mode, deps.rates);
   const { method, currency } = checked;
   const provider = providerFor(providers, method.integration_type);
   const requestId = input.client_request_id ?? null;
@@ -203,6 +203,7 @@ export async function depositResult(providers: ProviderRegistry, row: PaymentTxR
     payment_url: row.payment_url,
     amount_payment_currency: wire.amount_payment_currency,
     payment_currency: row.payment_currency,
+    exchange_rate: Number(row.exchange_rate),
     expired_at: wire.expired_at,
     invoice_id: row.invoice_id,
     integration_data: integration,

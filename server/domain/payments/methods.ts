@@ -4,10 +4,11 @@
  * for the deposit/withdraw modals (one method by id: repository.ts findPaymentMethod).
  *
  * available_sums: a method that serves one currency keeps its min/max in that currency; an
- * ALL-currency method keeps them in USD and they are converted to the chosen currency with
- * Currency.rate (contract/payments.ts sumsInMinor: min rounded up, max down).
+ * ALL-currency method keeps them in USD and they are converted to the chosen currency at the
+ * market's rates (contract/payments.ts sumsInMinor: min rounded up, max down, as round figures;
+ * docs/money.md "Exchange rates").
  */
-import { findCurrency } from '../../../contract/currencies';
+import { findCurrency, type RateTable } from '../../../contract/currencies';
 import { fromMinor, toMinor } from '../../../contract/money';
 import {
   PaymentMethodName,
@@ -190,7 +191,7 @@ export async function seedPaymentMethods(trx: Trx, now: number): Promise<number>
 }
 
 /** A stored method in the wire shape; with `currency`, available_sums are in that currency. */
-export function toWireMethod(row: PaymentMethodRow, currency?: string): PaymentMethod {
+export function toWireMethod(row: PaymentMethodRow, currency?: string, rates?: RateTable): PaymentMethod {
   const d = decimalsOf(row.sums_currency);
   const base: PaymentMethod = {
     id: row.id,
@@ -216,7 +217,7 @@ export function toWireMethod(row: PaymentMethodRow, currency?: string): PaymentM
     sandbox: isSandboxMethod(row.id),
   };
   if (currency) {
-    const sums = sumsInMinor(base, currency);
+    const sums = sumsInMinor(base, currency, rates);
     if (sums) {
       base.available_sums = {
         min: fromMinor(sums.min, sums.currency.decimals),
@@ -233,6 +234,8 @@ export interface MethodFilter {
   direction?: 'deposit' | 'withdrawal' | 'all';
   /** Only the methods offered in this payments mode (mode.ts); all when absent. */
   mode?: PaymentsMode;
+  /** The rates a requested currency's limits convert with; the configured ones when absent. */
+  rates?: RateTable;
 }
 
 /** Active methods, in catalogue order, optionally only those serving a currency and a direction. */
@@ -241,7 +244,7 @@ export async function listPaymentMethods(trx: Trx, filter: MethodFilter = {}): P
   const currency = filter.currency ? findCurrency(filter.currency)?.iso_code : undefined;
   return rows
     .filter((r) => (filter.mode ? methodOffered(r.id, filter.mode) : true))
-    .map((r) => toWireMethod(r, currency))
+    .map((r) => toWireMethod(r, currency, filter.rates))
     .filter((m) => (currency ? methodSupportsCurrency(m, currency) : true))
     .filter((m) => {
       if (filter.direction === 'deposit') return m.deposit_enabled;

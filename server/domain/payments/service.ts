@@ -7,7 +7,7 @@
  * (server/composition.ts); the queries are in repository.ts.
  */
 import crypto from 'node:crypto';
-import { findCurrency } from '../../../contract/currencies';
+import { configuredRateTable, findCurrency, type RateTable } from '../../../contract/currencies';
 import { fromMinor } from '../../../contract/money';
 import {
   DEMO_RESET_MESSAGE,
@@ -16,6 +16,7 @@ import {
   type DepositRequest,
   type DepositResult,
   type PaymentMethod,
+  type PaymentMethodsResult,
   type Transaction,
   type TransactionListQuery,
   type TransactionListResult,
@@ -86,7 +87,7 @@ export class PaymentsService {
 
   constructor(private readonly opts: PaymentsServiceOptions) {
     this.mode = opts.mode ?? 'sandbox';
-    this.deps = { db: opts.db, tx: opts.tx, now: opts.now, log: opts.log, mode: this.mode };
+    this.deps = { db: opts.db, tx: opts.tx, now: opts.now, log: opts.log, mode: this.mode, rates: opts.rates };
     this.cryptoSecret = cryptoWebhookSecret(opts.oxapayWebhookSecret);
     const chain = new SimulatedChain({
       db: opts.db,
@@ -127,7 +128,18 @@ export class PaymentsService {
   }
 
   methods(filter: MethodFilter = {}): Promise<PaymentMethod[]> {
-    return listPaymentMethods(this.deps.db, { ...filter, mode: this.mode });
+    return listPaymentMethods(this.deps.db, { ...filter, mode: this.mode, rates: this.rates() });
+  }
+
+  /** The methods and the rates they were converted with (GET /payments/methods, init_payment_systems). */
+  async methodsPayload(filter: MethodFilter = {}): Promise<PaymentMethodsResult> {
+    const rates = this.rates();
+    return { payment_systems: await listPaymentMethods(this.deps.db, { ...filter, mode: this.mode, rates }), rates };
+  }
+
+  /** Every currency against USD: the market's prices, else the configured ones (docs/money.md). */
+  rates(): RateTable {
+    return this.deps.rates?.table() ?? configuredRateTable();
   }
 
   async createDeposit(userId: number, input: DepositRequest): Promise<{ result: DepositResult; created: boolean }> {

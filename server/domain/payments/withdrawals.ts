@@ -36,7 +36,7 @@ export async function createWithdrawal(
   userId: number,
   input: WithdrawalRequest,
 ): Promise<Replayable<PaymentTxRow>> {
-  const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount, deps.mode);
+  const checked = await checkMethodAndAmount(deps.db, 'withdrawal', input.payment_method_id, input.currency, input.amount, deps.mode, deps.rates);
   const { method, currency, amount } = checked;
   if (isCardMethod(method)) checkCardNumber(input.payment_details.requisites);
   const provider = providerFor(providers, method.integration_type);

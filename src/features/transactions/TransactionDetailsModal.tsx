@@ -135,7 +135,8 @@ export function TransactionDetailsModal({ data, onClose }: ModalComponentProps) 
             <Row label={t('transactions.field_updated')}>
               <DateTime value={tx.updated_at} withSeconds className="tabular" />
             </Row>
-            {tx.expired_at !== null ? (
+            {/* The payment window matters only while the payment is awaited: a completed, failed or cancelled one shows no "Expires". */}
+            {tx.expired_at !== null && tx.approval_status === 'pending' ? (
               <Row label={t('transactions.field_expires')}>
                 <DateTime value={tx.expired_at} withSeconds className="tabular" />
               </Row>

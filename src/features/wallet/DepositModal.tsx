@@ -37,6 +37,7 @@ import {
   newFlowKey,
   useMinorMoney,
   WalletFlowModal,
+  RateNote,
 } from './wallet-parts';
 
 type DepositRef = NonNullable<ReturnType<typeof useChild<'deposit'>>>;
@@ -160,11 +161,14 @@ function AmountStep({ actor }: { actor: DepositRef }) {
       />
       {machineError ? <InfoChip kind="error">{fieldText(t, machineError, params)}</InfoChip> : null}
       {method.payment_currency && method.payment_currency !== currency ? (
-        <InfoChip kind="info">
-          {method.crypto_network
-            ? t('deposit.converted_note_network', { currency: method.payment_currency, network: method.crypto_network })
-            : t('deposit.converted_note', { currency: method.payment_currency })}
-        </InfoChip>
+        <>
+          <InfoChip kind="info">
+            {method.crypto_network
+              ? t('deposit.converted_note_network', { currency: method.payment_currency, network: method.crypto_network })
+              : t('deposit.converted_note', { currency: method.payment_currency })}
+          </InfoChip>
+          <RateNote rates={method.rates} from={currency} to={method.payment_currency} />
+        </>
       ) : null}
       <div className="wallet-actions">
         <Button variant="ghost" className="wallet-back" icon={<Icon name="chevron" direction="left" size={18} />} disabled={submitting} onClick={() => actor.send({ type: 'deposit.backRequested' })}>
@@ -178,12 +182,17 @@ function AmountStep({ actor }: { actor: DepositRef }) {
   );
 }
 
-/** Time left until the deposit's expiry, and whether it has passed. */
-function Expiry({ expiredAt }: { expiredAt: number | null }) {
+/**
+ * Time left until the deposit's expiry, and whether it has passed: only while the payment is
+ * awaited (pending). Once paid (processing) or over, the window no longer matters.
+ */
+function Expiry({ actor, expiredAt }: { actor: DepositRef; expiredAt: number | null }) {
   const t = useT();
   const format = useFormat();
-  const now = useNow({ active: expiredAt !== null });
-  if (expiredAt === null) return null;
+  const status = useSelector(actor, (s) => s.context.paymentStatus);
+  const awaited = expiredAt !== null && (status === null || status === 'pending');
+  const now = useNow({ active: awaited });
+  if (expiredAt === null || !awaited) return null;
   const left = expiredAt * 1000 - now;
   if (left <= 0) return <InfoChip kind="warning">{t('deposit.expired_note')}</InfoChip>;
   return (
@@ -255,7 +264,7 @@ function ManualStep({ actor }: { actor: DepositRef }) {
           <span className="tabular">#{result.transaction_id}</span>
         </ValueRow>
       </dl>
-      <Expiry expiredAt={result.expired_at} />
+      <Expiry actor={actor} expiredAt={result.expired_at} />
       {confirmError !== null ? (
         <InfoChip kind="error" live title={t('deposit.confirmed_error')}>
           {confirmError || t('deposit.confirmed_error_hint')}
@@ -269,6 +278,14 @@ function ManualStep({ actor }: { actor: DepositRef }) {
       </div>
     </div>
   );
+}
+
+/** The stored rate of a created deposit paid in another currency, with the source it came from. */
+function ResultRate({ actor }: { actor: DepositRef }) {
+  const result = useResult(actor);
+  const method = useSelector(actor, (s) => s.context.method);
+  if (result.payment_currency === result.currency) return null;
+  return <RateNote rates={method?.rates} from={result.currency} to={result.payment_currency} rate={result.exchange_rate} at={result.transaction.created_at} />;
 }
 
 function CryptoStep({ actor }: { actor: DepositRef }) {
@@ -290,8 +307,9 @@ function CryptoStep({ actor }: { actor: DepositRef }) {
           {data?.crypto_wallet_address ? <ValueRow label={t('deposit.wallet_address')} value={data.crypto_wallet_address} copy mono /> : null}
         </dl>
       </div>
+      <ResultRate actor={actor} />
       <InfoChip kind="warning">{t('deposit.crypto_warning', { currency, network: data?.crypto_network ?? '' })}</InfoChip>
-      <Expiry expiredAt={result.expired_at} />
+      <Expiry actor={actor} expiredAt={result.expired_at} />
       <Waiting actor={actor} />
       <div className="wallet-actions">
         <BackToAmount actor={actor} />
@@ -314,6 +332,7 @@ function LinkStep({ actor }: { actor: DepositRef }) {
         </ValueRow>
         {url ? <ValueRow label={t('deposit.payment_link')} value={url} copy mono /> : null}
       </dl>
+      <ResultRate actor={actor} />
       {url ? (
         <a className="btn btn-primary btn-lg btn-block" href={url} target="_blank" rel="noopener noreferrer">
           <Icon name="external" size={20} />
@@ -321,7 +340,7 @@ function LinkStep({ actor }: { actor: DepositRef }) {
           <span className="visually-hidden"> ({t('wallet.opens_new_tab')})</span>
         </a>
       ) : null}
-      <Expiry expiredAt={result.expired_at} />
+      <Expiry actor={actor} expiredAt={result.expired_at} />
       <Waiting actor={actor} />
       <div className="wallet-actions">
         <BackToAmount actor={actor} />

@@ -37,6 +37,7 @@ import {
   useAmountText,
   useMinorMoney,
   WalletFlowModal,
+  RateNote,
 } from './wallet-parts';
 
 type WithdrawRef = NonNullable<ReturnType<typeof useChild<'withdraw'>>>;
@@ -143,10 +144,12 @@ function DetailsStep({ actor }: { actor: WithdrawRef }) {
   };
   const upTo = Math.min(limits.max, available);
   const requisites = requisitesLabel(t, option);
+  const paidIn = option.method.payment_currency;
   return (
     <Form className="stack" onSubmit={(values) => actor.send({ type: 'withdraw.submitted', amount: values.amount, requisites: values.requisites })}>
       <ChosenMethod option={option} onChange={() => actor.send({ type: 'withdraw.backRequested' })} disabled={submitting} />
       <RealBalance actor={actor} />
+      {paidIn && paidIn !== currency ? <RateNote rates={option.method.rates} from={currency} to={paidIn} /> : null}
       {available < limits.min ? (
         <InfoChip
           kind="warning"

@@ -3,15 +3,16 @@
  * category filter, images from /payment_methods/ with a default on load failure, limits, the
  * loading / timed-out / empty states of the catalogue), the amount field with its one-click
  * presets, copyable value rows, the step indicator, the shortcuts to the other modal and to the
- * history, and two small hooks (copy to the clipboard with a toast, a ticking clock).
+ * history, the rate of a conversion with its source and time, and two small hooks (copy to the clipboard with a toast, a ticking clock).
  */
 import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReadonlySignal } from '@preact/signals-react';
 import { useLocation } from 'wouter';
+import { configuredUsdRate, rateVia, type RateTable } from '../../../contract/currencies';
 import { fromMinor } from '../../../contract/money';
-import type { PaymentCategory, PaymentMethod } from '../../../contract/payments';
+import { displayRate, type PaymentCategory, type PaymentMethod } from '../../../contract/payments';
 import { amountPresets, methodsFor, type MethodOption, type PaymentDirection } from '../../../machines/payment-methods/amounts';
 import { Button, EmptyState, Icon, Modal, SegmentedControl, SelectField, Skeleton, Spinner, TextField, PHONE_QUERY, cx, useMediaQuery } from '../../components';
 import { useFormat, useT, type TFunction } from '../../i18n';
@@ -469,5 +470,39 @@ export function ResultPanel({ kind, title, children }: { kind: 'success' | 'erro
       <h3 className="wallet-result-title">{title}</h3>
       {children ? <div className="wallet-result-text stack-sm stack">{children}</div> : null}
     </div>
+  );
+}
+
+/** Decimals a rate is shown with: six, or six significant ones below 1 (0.0000106044). */
+function rateDecimals(rate: number): number {
+  return rate >= 1 ? 6 : Math.min(12, 6 + Math.max(0, -Math.floor(Math.log10(rate)) - 1));
+}
+
+/**
+ * Where money is converted: "1 EUR = 1.159800 USDT" and where the rate comes from, the market
+ * pair and the time of its price, or the configured rate where no pair exists (docs/money.md,
+ * "Exchange rates"). `rates`: the server's table (attached to the payment method); `rate` and
+ * `at`: the rate a created payment stored and when it was made, when there is one.
+ */
+export function RateNote({ rates, from, to, rate, at }: { rates: RateTable | undefined; from: string; to: string; rate?: number; at?: number }) {
+  const t = useT();
+  const format = useFormat();
+  const r = rateVia(rates ?? {}, from, to);
+  const value = rate ?? displayRate(r.rate);
+  const configured = [r.from, r.to].filter((c) => (rates?.[c] ?? configuredUsdRate(c))?.source === 'configured');
+  const when = at ?? r.at;
+  const time = when === null ? '' : format.dateTime(when, { format: 'HH:mm:ss' });
+  const pairs = r.pairs.join(', ');
+  const source =
+    configured.length === 0
+      ? t('wallet.rate_source_pair', { pairs, time })
+      : r.pairs.length > 0
+        ? t('wallet.rate_source_mixed', { pairs, time, currencies: configured.join(', ') })
+        : t('wallet.rate_source_configured', { currencies: configured.join(', ') });
+  return (
+    <p className="rate-note text-xs">
+      <span className="rate-value tabular">{t('wallet.rate_line', { from: r.from, to: r.to, rate: format.number(value, rateDecimals(value)) })}</span>
+      <span className="rate-source text-muted">{source}</span>
+    </p>
   );
 }
