@@ -24,7 +24,7 @@ import { changeTrend } from './ChartPanel';
 import { usePairsActor } from './hooks';
 import { useTraderPrefsActor } from './keyboard';
 import { logoSrc } from './pair-logo';
-import { pairName } from './pair-names';
+import { pairDisplayName } from '../../i18n/pair-name';
 import './trading.css';
 import './market-facts.css';
 
@@ -129,7 +129,7 @@ export function PairSelectorModal({ onClose }: ModalComponentProps) {
   const touchFocus = useMemo<RefObject<HTMLElement | null>>(() => ({ get current() { return currentOption.current ?? listBox.current; } }), []);
   const initialFocus = touch ? touchFocus : search;
 
-  const names = useMemo(() => (pair: Pair) => pairName(pair, t), [t]);
+  const names = useMemo(() => (pair: Pair) => pairDisplayName(t, pair), [t]);
   const filtered = useMemo(() => filterPairs(pairs, query, category, favourites, names), [pairs, query, category, favourites, names]);
   // Sorted by change, the order is taken again when the list, the sort, a tab or the 24-hour bases
   // change (about once a minute), not on every rate: rows do not jump under the pointer.
