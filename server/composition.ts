@@ -17,7 +17,7 @@ import { SessionCheck } from './domain/auth/sessions';
 import { seedDemoUser } from './domain/auth/demo';
 import { primeDummyHash } from './domain/auth/passwords';
 import { Market } from './domain/market/service';
-import { fxFor } from './domain/market/fx';
+import { marketFx } from './domain/market/fx';
 import { buildClusterNode } from './cluster';
 import type { PriceFeed } from './domain/market/types';
 import { OrdersService } from './domain/orders/service';
@@ -78,10 +78,13 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     feed: options.marketFeed,
   });
   await market.init();
+  // One rate provider over the market's latest ticks (docs/money.md, "Exchange rates"): the risk
+  // check at placement and every conversion of the payments share it and its pair index.
+  const fx = marketFx(market);
   // Several nodes on PostgreSQL (docs/cluster.md): one leads the feed, the others follow the tick
   // bus; null on SQLite. Started and stopped by the market module.
   const cluster = buildClusterNode(base, market, { pollMs: options.clusterPollMs });
-  const orders = new OrdersService({ db, tx, now, log, market, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null });
+  const orders = new OrdersService({ db, tx, now, log, market, fx, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null });
   // Tick retention keeps every tick from the oldest open order's acceptance on (its entry and
   // exit ticks are what its settlement is checked against).
   market.setRetentionFloor(() => orders.earliestOpenAcceptedAt());
@@ -96,7 +99,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     oxapayWebhookSecret: base.secrets.oxapayWebhookSecret,
     cryptoConfirmDelaySeconds: config.cryptoConfirmDelaySeconds,
     ...paymentsModeOptions(config),
-    rates: fxFor(market),
+    rates: fx,
     ...(cluster ? { isLeader: () => cluster.status().role === 'leader' } : {}),
   });
   await payments.seed();

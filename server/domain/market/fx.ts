@@ -49,15 +49,6 @@ function tableOf(leg: (code: string) => UsdRate): RateTable {
   return out;
 }
 
-const byMarket = new WeakMap<object, FxRates>();
-
-/** The one rate provider of a market (payments and the risk check share it and its pair index). */
-export function fxFor(market: Pick<MarketService, 'listPairs' | 'latestTick'>): FxRates {
-  let fx = byMarket.get(market);
-  if (!fx) byMarket.set(market, (fx = marketFx(market)));
-  return fx;
-}
-
 /** The rate provider over a market's latest ticks. */
 export function marketFx(market: Pick<MarketService, 'listPairs' | 'latestTick'>): FxRates {
   let legs: Map<string, PairLeg> | null = null;

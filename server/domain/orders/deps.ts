@@ -6,6 +6,7 @@
 import type { DB, RunTx } from '../../db';
 import type { DomainLog } from '../log';
 import type { MarketService } from '../market/types';
+import type { FxRates } from '../market/fx';
 
 export interface OrdersDeps {
   db: DB;
@@ -15,6 +16,8 @@ export interface OrdersDeps {
   market: MarketService;
   /** Default maximum worst-case house loss per pair, whole USD (config RISK_MAX_PAIR_LOSS_USD; exposure.ts). */
   riskMaxPairLossUsd?: number;
+  /** Units of a currency per 1 USD at market rates (server/domain/market/fx.ts): the risk check's conversion. */
+  fx: Pick<FxRates, 'perUsd'>;
   /**
    * Several nodes share the database (PostgreSQL, docs/cluster.md): due orders are claimed with
    * FOR UPDATE SKIP LOCKED and a periodic scan settles orders of every node. Off on SQLite.

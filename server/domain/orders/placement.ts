@@ -21,7 +21,6 @@ import type { Replayable } from '../results';
 import { isUniqueViolation } from '../../db/errors';
 import { toBasisPoints } from './pricing';
 import { checkPairRisk } from './exposure';
-import { fxFor } from '../market/fx';
 import { findOrderByRequestId, storeOrder, type NewOrder } from './repository';
 import { ledgerAccount, type OrderRow } from './wire';
 
@@ -85,7 +84,7 @@ export async function placeOrder(deps: OrdersDeps, who: Placer, input: CreateOrd
         if (earlier) return { value: sameRequestOrThrow(earlier, input, stake), created: false };
       }
       // The pair's risk limit (exposure.ts, docs/money.md): refused before anything is written.
-      await checkPairRisk(trx, { pairCode: pair.pair_code, direction: input.direction, account, currency: currency.iso_code, stake, payoutRateBp: toBasisPoints(pair.payout_rate) }, deps.riskMaxPairLossUsd, fxFor(deps.market).perUsd);
+      await checkPairRisk(trx, { pairCode: pair.pair_code, direction: input.direction, account, currency: currency.iso_code, stake, payoutRateBp: toBasisPoints(pair.payout_rate) }, deps.riskMaxPairLossUsd, deps.fx.perUsd);
       const acceptedAt = deps.now();
       const payoutRateBp = toBasisPoints(pair.payout_rate);
       const order: NewOrder = {
