@@ -393,7 +393,7 @@ describe('market across a restart', () => {
       try {
         const mb = b.ctx.services.market;
         expect(mb.latestTick('XAUUSD')).toEqual({ pair_code: 'XAUUSD', seq: 2, time: t + 1, price: 4001.25 });
-        expect(mb.rates()).toEqual([{ pair_code: 'XAUUSD', current_price: 4001.25 }]);
+        expect(mb.rates()).toMatchObject([{ pair_code: 'XAUUSD', current_price: 4001.25 }]);
         feed2.push('XAUUSD', 4002, t + 2);
         expect(mb.latestTick('XAUUSD')?.seq).toBe(3);
         const c = await mb.candles('XAUUSD', '1h', 10);
