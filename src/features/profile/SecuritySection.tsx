@@ -219,19 +219,46 @@ function TwoFactorSetupPanel({ actor }: { actor: SecurityActor }) {
   );
 }
 
-function DisableDialog({ actor }: { actor: SecurityActor }) {
+/** A step that needs a current authenticator code: turning two-factor off, new recovery codes. */
+interface CodeStep {
+  confirming: 'confirmingDisable' | 'confirmingRegenerate';
+  running: 'disabling' | 'regenerating';
+  keys: { title: string; hint: string; submit: string; busy: string };
+  cancel: 'security.twoFactorDisableCancelled' | 'security.recoveryCodesRegenerateCancelled';
+  submit: 'security.twoFactorDisableSubmitted' | 'security.recoveryCodesRegenerateSubmitted';
+  variant?: 'danger';
+}
+
+const DISABLE_STEP: CodeStep = {
+  confirming: 'confirmingDisable',
+  running: 'disabling',
+  keys: { title: 'profile.security.disable_title', hint: 'profile.security.disable_hint', submit: 'profile.security.disable', busy: 'profile.security.disabling' },
+  cancel: 'security.twoFactorDisableCancelled',
+  submit: 'security.twoFactorDisableSubmitted',
+  variant: 'danger',
+};
+
+const REGENERATE_STEP: CodeStep = {
+  confirming: 'confirmingRegenerate',
+  running: 'regenerating',
+  keys: { title: 'profile.security.regenerate_title', hint: 'profile.security.regenerate_hint', submit: 'profile.security.regenerate', busy: 'profile.security.regenerating' },
+  cancel: 'security.recoveryCodesRegenerateCancelled',
+  submit: 'security.recoveryCodesRegenerateSubmitted',
+};
+
+function CodeStepDialog({ actor, step }: { actor: SecurityActor; step: CodeStep }) {
   const t = useT();
-  const open = useSelector(actor, (s) => s.matches({ twoFactor: 'confirmingDisable' }) || s.matches({ twoFactor: 'disabling' }));
-  const disabling = useSelector(actor, (s) => s.matches({ twoFactor: 'disabling' }));
+  const open = useSelector(actor, (s) => s.matches({ twoFactor: step.confirming }) || s.matches({ twoFactor: step.running }));
+  const busy = useSelector(actor, (s) => s.matches({ twoFactor: step.running }));
   const error = useSelector(actor, (s) => s.context.twoFactorError);
   const codeError = useSelector(actor, (s) => s.context.codeError);
   return (
     <Modal
       open={open}
-      onOpenChange={(next) => (next ? undefined : actor.send({ type: 'security.twoFactorDisableCancelled' }))}
-      title={t('profile.security.disable_title')}
-      description={t('profile.security.disable_hint')}
-      dismissible={!disabling}
+      onOpenChange={(next) => (next ? undefined : actor.send({ type: step.cancel }))}
+      title={t(step.keys.title)}
+      description={t(step.keys.hint)}
+      dismissible={!busy}
       size="sm"
     >
       <div className="stack">
@@ -242,15 +269,15 @@ function DisableDialog({ actor }: { actor: SecurityActor }) {
         ) : null}
         <CodeForm
           label={t('profile.security.code_label')}
-          submitLabel={t('profile.security.disable')}
-          busyLabel={t('profile.security.disabling')}
-          busy={disabling}
+          submitLabel={t(step.keys.submit)}
+          busyLabel={t(step.keys.busy)}
+          busy={busy}
           codeError={codeError}
-          variant="danger"
+          variant={step.variant}
           autoFocus
-          onSubmit={(code) => actor.send({ type: 'security.twoFactorDisableSubmitted', code })}
+          onSubmit={(code) => actor.send({ type: step.submit, code })}
           secondary={
-            <Button variant="ghost" disabled={disabling} onClick={() => actor.send({ type: 'security.twoFactorDisableCancelled' })}>
+            <Button variant="ghost" disabled={busy} onClick={() => actor.send({ type: step.cancel })}>
               {t('common.cancel')}
             </Button>
           }
@@ -299,46 +326,6 @@ function RecoveryCodesDialog({ actor }: { actor: SecurityActor }) {
             {t('profile.security.recovery_saved')}
           </Button>
         </div>
-      </div>
-    </Modal>
-  );
-}
-
-function RegenerateDialog({ actor }: { actor: SecurityActor }) {
-  const t = useT();
-  const open = useSelector(actor, (s) => s.matches({ twoFactor: 'confirmingRegenerate' }) || s.matches({ twoFactor: 'regenerating' }));
-  const busy = useSelector(actor, (s) => s.matches({ twoFactor: 'regenerating' }));
-  const error = useSelector(actor, (s) => s.context.twoFactorError);
-  const codeError = useSelector(actor, (s) => s.context.codeError);
-  return (
-    <Modal
-      open={open}
-      onOpenChange={(next) => (next ? undefined : actor.send({ type: 'security.recoveryCodesRegenerateCancelled' }))}
-      title={t('profile.security.regenerate_title')}
-      description={t('profile.security.regenerate_hint')}
-      dismissible={!busy}
-      size="sm"
-    >
-      <div className="stack">
-        {error ? (
-          <InfoChip kind="error" live>
-            {translateText(t, error)}
-          </InfoChip>
-        ) : null}
-        <CodeForm
-          label={t('profile.security.code_label')}
-          submitLabel={t('profile.security.regenerate')}
-          busyLabel={t('profile.security.regenerating')}
-          busy={busy}
-          codeError={codeError}
-          autoFocus
-          onSubmit={(code) => actor.send({ type: 'security.recoveryCodesRegenerateSubmitted', code })}
-          secondary={
-            <Button variant="ghost" disabled={busy} onClick={() => actor.send({ type: 'security.recoveryCodesRegenerateCancelled' })}>
-              {t('common.cancel')}
-            </Button>
-          }
-        />
       </div>
     </Modal>
   );
@@ -399,8 +386,8 @@ function TwoFactorPanel({ actor }: { actor: SecurityActor }) {
       ) : null}
       {settingUp ? <TwoFactorSetupPanel actor={actor} /> : null}
       {on ? <RecoveryCodesRow actor={actor} /> : null}
-      <DisableDialog actor={actor} />
-      <RegenerateDialog actor={actor} />
+      <CodeStepDialog actor={actor} step={DISABLE_STEP} />
+      <CodeStepDialog actor={actor} step={REGENERATE_STEP} />
       <RecoveryCodesDialog actor={actor} />
     </div>
   );
