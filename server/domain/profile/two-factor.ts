@@ -165,22 +165,36 @@ export class TwoFactor {
 
   /** A fresh set of recovery codes for a user with two-factor on, confirmed by a current TOTP code; the old set stops working. */
   async regenerateRecoveryCodes(userId: number, code: string): Promise<string[]> {
+    const { result } = await this.withEnabledCode(userId, code, (trx, now) => this.replaceRecoveryCodes(trx, userId, now));
+    return result.ok ? (result.value ?? []) : [];
+  }
+
+  /**
+   * A step a user with two-factor on confirms with a current TOTP code (new recovery codes,
+   * turning it off): the attempt limit, the code checked and used in the same transaction as
+   * `then`, and the attempt counted after it. Refused when two-factor is off.
+   */
+  private async withEnabledCode<T>(
+    userId: number,
+    code: string,
+    then: (trx: Trx, now: number) => Promise<T>,
+  ): Promise<{ user: Awaited<ReturnType<TwoFactor['user']>>; now: number; result: (CodeCheck & { value?: T }) }> {
     const now = this.deps.now();
     const user = await this.user(userId);
     if (Number(user.two_factor_enabled) !== 1 || !user.two_factor_secret) throw invalid(ProfileText.twoFactorNotEnabled);
     await this.guardAttempts(userId, now);
-    const result = await this.deps.tx(async (trx): Promise<(CodeCheck & { codes?: string[] }) | 'not_enabled'> => {
+    const result = await this.deps.tx(async (trx): Promise<(CodeCheck & { value?: T }) | 'not_enabled'> => {
       const row = await trx.selectFrom('users').select(['two_factor_enabled', 'two_factor_secret']).where('id', '=', userId).executeTakeFirst();
       if (!row || Number(row.two_factor_enabled) !== 1 || !row.two_factor_secret) return 'not_enabled';
       const secret = this.deps.box.open(row.two_factor_secret, sealContext(userId));
       if (secret === null) return { ok: false, reason: 'unavailable' };
       const check = await this.useCode(trx, userId, secret, code, now);
       if (!check.ok) return check;
-      return { ok: true, codes: await this.replaceRecoveryCodes(trx, userId, now) };
+      return { ok: true, value: await then(trx, now) };
     });
     if (result === 'not_enabled') throw invalid(ProfileText.twoFactorNotEnabled);
     await this.afterCheck(userId, result, now);
-    return result.ok ? (result.codes ?? []) : [];
+    return { user, now, result };
   }
 
   /** How many unused recovery codes the user has (0 with two-factor off). */
@@ -195,17 +209,7 @@ export class TwoFactor {
   }
 
   async disable(userId: number, code: string): Promise<void> {
-    const now = this.deps.now();
-    const user = await this.user(userId);
-    if (Number(user.two_factor_enabled) !== 1 || !user.two_factor_secret) throw invalid(ProfileText.twoFactorNotEnabled);
-    await this.guardAttempts(userId, now);
-    const result = await this.deps.tx(async (trx): Promise<CodeCheck | 'not_enabled'> => {
-      const row = await trx.selectFrom('users').select(['two_factor_enabled', 'two_factor_secret']).where('id', '=', userId).executeTakeFirst();
-      if (!row || Number(row.two_factor_enabled) !== 1 || !row.two_factor_secret) return 'not_enabled';
-      const secret = this.deps.box.open(row.two_factor_secret, sealContext(userId));
-      if (secret === null) return { ok: false, reason: 'unavailable' };
-      const check = await this.useCode(trx, userId, secret, code, now);
-      if (!check.ok) return check;
+    const { user, now, result } = await this.withEnabledCode(userId, code, async (trx, now) => {
       await trx.updateTable('users').set({ two_factor_secret: null, two_factor_enabled: 0, updated_at: now }).where('id', '=', userId).execute();
       // The counter belonged to the secret that is gone; a new enrolment starts afresh.
       await trx
@@ -215,11 +219,8 @@ export class TwoFactor {
         .execute();
       await trx.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
-      return { ok: true };
     });
-    if (result === 'not_enabled') throw invalid(ProfileText.twoFactorNotEnabled);
-    await this.afterCheck(userId, result, now);
-    await this.notify(user, false, now);
+    if (result.ok) await this.notify(user, false, now);
   }
 
   // ---- login ---------------------------------------------------------------------------------
