@@ -29,6 +29,7 @@ import { AlertsService } from './domain/alerts/service';
 import { JournalService } from './domain/statistics/service';
 import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
+import { OperatorsService } from './domain/operators/service';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -140,8 +141,11 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
   const journal = new JournalService({ db, now });
 
+  // ---- the operator console (issue 27): operators, the audit chain, four eyes --------------
+  const operators = new OperatorsService({ db, tx, now, log, box: new SecretBox(base.secrets.jwtSecret) });
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, operators };
 }
 
 /** Every domain service of a running server (ctx.services). */
