@@ -23,6 +23,7 @@ import {
   type OperatorRole,
 } from '../../contract/console';
 import type { AppContext } from '../context';
+import type { OperatorActor } from '../domain/approvals/service';
 import type { AuditActor } from '../domain/audit/service';
 import { forbidden, unauthenticated } from '../domain/errors';
 import type { OperatorIdentity } from '../domain/operators/service';
@@ -47,10 +48,15 @@ export function operatorCookie(req: FastifyRequest): string | null {
   return typeof value === 'string' && value.length > 0 && value.length <= 128 ? value : null;
 }
 
-export function auditActor(req: FastifyRequest): AuditActor {
+/** Who the request acts as, for the audit rows and the four-eyes rules. */
+export function operatorActor(req: FastifyRequest): OperatorActor {
   const op = req.operator;
   if (!op) throw unauthenticated(ConsoleText.sessionExpired);
   return { operatorId: op.id, name: op.username, role: op.role, source: 'console', ip: req.ip };
+}
+
+export function auditActor(req: FastifyRequest): AuditActor {
+  return operatorActor(req);
 }
 
 function guard(ctx: AppContext, roles: readonly OperatorRole[], attempted: string) {

@@ -60,7 +60,7 @@ export function intFlag(flags: Record<string, string>, name: string, def: number
 
 /** Who the audit rows of a CLI command name: operator "cli", with the OS user that ran it. */
 export function cliActor(): AuditActor {
-  let osUser = 'unknown';
+  let osUser: string;
   try {
     osUser = os.userInfo().username;
   } catch {

@@ -115,3 +115,10 @@ export async function revokeOperatorSessions(trx: Trx, operatorId: number, reaso
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** Usernames by operator id (the approvals list names requester and approver). */
+export async function operatorNames(db: Trx, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('operators').select(['id', 'username']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.username]));
+}

@@ -39,6 +39,7 @@ import {
   insertOperator,
   insertSession,
   listOperators,
+  operatorNames,
   operatorForUpdate,
   pruneFailures,
   recordFailure,
@@ -110,6 +111,10 @@ export class OperatorsService {
 
   async list(): Promise<Operator[]> {
     return (await listOperators(this.deps.db)).map(toOperator);
+  }
+
+  names(ids: number[]): Promise<Map<number, string>> {
+    return operatorNames(this.deps.db, ids);
   }
 
   async get(id: number): Promise<Operator> {
