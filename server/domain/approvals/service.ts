@@ -78,6 +78,12 @@ export class ApprovalsService {
     return { approvals: await this.wire(rows), total };
   }
 
+  /** The pending request for a kind and target, if any. */
+  async pendingFor(kind: ApprovalKind, targetType: string, targetId: string | number): Promise<Approval | null> {
+    const row = await pendingApprovalFor(this.deps.db, kind, targetType, String(targetId));
+    return row ? (await this.wire([row]))[0] : null;
+  }
+
   pendingCount(): Promise<number> {
     return pendingApprovalCount(this.deps.db);
   }
