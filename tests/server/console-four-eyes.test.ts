@@ -118,6 +118,19 @@ describe('a large withdrawal needs two finance operators', () => {
     expect(await ledgerSum(server.ctx.db, payoutKey(id))).toBe(-12_000);
   });
 
+  it('rejecting a waiting large withdrawal releases the hold and closes its request', async () => {
+    const u = await newUser(server);
+    await fundReal(server, u, 300);
+    const id = await withdrawal(u, 110);
+    const approvalId = (await finance1.api('POST', `/api/console/payments/${id}/approve`, {})).body.data.approval.id;
+    const rej = await finance2.api('POST', `/api/console/payments/${id}/reject`, { reason: 'suspicious destination' });
+    expect(rej.status).toBe(200);
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(30_000);
+    const closed = await finance2.api('GET', '/api/console/approvals?status=rejected');
+    expect(closed.body.data.approvals.some((a: { id: number }) => a.id === approvalId)).toBe(true);
+    expect((await finance2.api('POST', `/api/console/approvals/${approvalId}/approve`, {})).status).toBe(409);
+  });
+
   it('two operators approving at once pay it once', async () => {
     const u = await newUser(server);
     await fundReal(server, u, 400);

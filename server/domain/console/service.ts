@@ -391,7 +391,11 @@ export class ConsoleService {
 
   async rejectPayment(id: number, reason: string, actor: OperatorActor): Promise<PaymentDecision> {
     const pd = { db: this.deps.db, tx: this.deps.tx, now: this.deps.now };
-    const outcome = await rejectTransaction(pd, id, reason, (trx, before, after) => this.auditPayment(trx, actor, 'payment.reject', reason, before, after));
+    const outcome = await rejectTransaction(pd, id, reason, async (trx, before, after) => {
+      await this.auditPayment(trx, actor, 'payment.reject', reason, before, after);
+      // A large withdrawal waiting for its second approval: the request ends with it.
+      if (after.transaction_type === 'withdrawal') await this.deps.approvals.closePendingIn(trx, 'withdrawal', 'payment', id, actor, reason, this.deps.now());
+    });
     return { payment: this.toPayment(outcome.row), approval: null };
   }
 
