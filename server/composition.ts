@@ -9,6 +9,7 @@
  * through `Services`. See docs/architecture.md, "How to add a service".
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ServerBase } from './base';
 import { Mailer } from './domain/mail';
 import { AuthService } from './domain/auth/service';
@@ -29,6 +30,8 @@ import { AlertsService } from './domain/alerts/service';
 import { JournalService } from './domain/statistics/service';
 import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
+import { SQLITE_FILE } from './db';
+import { BackupSchedule } from './infra/backup-schedule';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -140,8 +143,21 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
   const journal = new JournalService({ db, now });
 
+  // ---- operations: the scheduled backup (BACKUP_EVERY; started by the operations module) -----
+  const backups = config.backupEveryMs
+    ? new BackupSchedule({
+        source: { databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, SQLITE_FILE) },
+        dir: config.backupDir ?? path.join(config.dataDir, 'backups'),
+        everyMs: config.backupEveryMs,
+        keep: config.backupKeep,
+        now,
+        log,
+        ...(cluster ? { isLeader: () => cluster.status().role === 'leader' } : {}),
+      })
+    : null;
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups };
 }
 
 /** Every domain service of a running server (ctx.services). */

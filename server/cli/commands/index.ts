@@ -11,5 +11,6 @@ import { orderCommand } from './order';
 import { ticksCommand } from './ticks';
 import { pairsCommand } from './pairs';
 import { migrateCommand } from './migrate';
+import { backupCommand, restoreCommand } from './backup';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand, backupCommand, restoreCommand];
