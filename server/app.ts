@@ -128,6 +128,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('x-node-id', config.nodeId);
     done();
   });
+  // Request durations by route pattern (never the address itself: no ids in labels; infra/metrics.ts).
+  const { metrics } = ctx.services;
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.httpDuration.observe({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  });
 
   readiness.add('database', async () => {
     await sql`select 1`.execute(db);

@@ -32,6 +32,13 @@ import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
 import { SQLITE_FILE } from './db';
 import { BackupSchedule } from './infra/backup-schedule';
+import { Metrics, type MetricSources } from './infra/metrics';
+import { lastBackupAt, lastVerifiedRestoreAt } from './db/backup';
+import { booksSumByCurrency } from './domain/ledger';
+import { readExposure } from './domain/orders/exposure';
+import { earliestOpenExpiry } from './domain/orders/repository';
+import { oldestWaitingWithdrawal } from './domain/payments/repository';
+import { documentsAwaitingReview } from './domain/profile/repository';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -42,6 +49,10 @@ export interface CompositionOptions {
 
 export async function buildServices(base: ServerBase, options: CompositionOptions = {}) {
   const { config, db, log, now, tx } = base;
+  // The metrics (infra/metrics.ts): counters on the hot paths now, the scrape-time sources below
+  // once the services they read exist.
+  const sources: MetricSources = {};
+  const metrics = new Metrics(sources, now);
 
   // ---- auth: mail, sessions, accounts ------------------------------------------------------
   const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
@@ -87,7 +98,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   // Several nodes on PostgreSQL (docs/cluster.md): one leads the feed, the others follow the tick
   // bus; null on SQLite. Started and stopped by the market module.
   const cluster = buildClusterNode(base, market, { pollMs: options.clusterPollMs });
-  const orders = new OrdersService({ db, tx, now, log, market, fx, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null });
+  const orders = new OrdersService({ db, tx, now, log, market, fx, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null, onSettled: (lagMs) => metrics.observeSettled(lagMs) });
   // Tick retention keeps every tick from the oldest open order's acceptance on (its entry and
   // exit ticks are what its settlement is checked against).
   market.setRetentionFloor(() => orders.earliestOpenAcceptedAt());
@@ -156,8 +167,25 @@ export async function buildServices(base: ServerBase, options: CompositionOption
       })
     : null;
 
+  // ---- what the metrics read when Prometheus scrapes ------------------------------------------
+  const backupDir = config.backupDir ?? path.join(config.dataDir, 'backups');
+  Object.assign(sources, {
+    socketConnections: () => base.io?.engine.clientsCount ?? 0,
+    ticks: () => market.listPairs().map((p) => ({ pair: p.pair_code, feed: market.isSimulated(p.pair_code) ? 'simulator' : config.marketFeed, at: market.latestTick(p.pair_code)?.time ?? null })),
+    earliestOpenExpiry: () => earliestOpenExpiry(db),
+    outboxBacklog: () => base.events.backlog(),
+    oldestWaitingWithdrawal: () => oldestWaitingWithdrawal(db),
+    kycQueue: () => documentsAwaitingReview(db),
+    exposure: async () =>
+      (await readExposure(db, config.riskMaxPairLossUsd, fx.perUsd)).map((e) => ({ pair: e.pair, worstUsdMinor: e.worst_case_usd_minor, limitUsdMinor: e.limit_usd_minor })),
+    booksSum: () => booksSumByCurrency(db),
+    lastBackupAt: () => backups?.last?.at ?? lastBackupAt(backupDir),
+    lastVerifiedRestoreAt: () => lastVerifiedRestoreAt(backupDir),
+    ...(cluster ? { cluster: () => cluster.status() } : {}),
+  } satisfies MetricSources);
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups, metrics };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -70,6 +70,11 @@ const EnvSchema = v.object({
   ),
   /** Scheduled backups kept in BACKUP_DIR (the oldest are removed). */
   BACKUP_KEEP: int(7, 1, 10_000),
+  /** GET /metrics on the main port, for a bearer token (docs/operations.md); unset: not served there. */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'))),
+  /** A separate listener for /metrics (METRICS_HOST:METRICS_PORT, no token; keep it private); unset: none. */
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'METRICS_PORT must be a port number'), v.transform(Number), v.maxValue(65535))),
+  METRICS_HOST: v.optional(v.string(), '127.0.0.1'),
   /** Price feed: the embedded simulator, or Binance spot trades for the crypto pairs (docs/market.md). */
   MARKET_FEED: v.optional(v.picklist(['simulator', 'binance'], 'MARKET_FEED must be simulator or binance'), 'simulator'),
   /** Base address of Binance's spot market streams (a local emulator in tests). */
@@ -143,6 +148,9 @@ export type Config = {
   /** Scheduled backup period (ms); undefined: none. */
   backupEveryMs: number | undefined;
   backupKeep: number;
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  metricsHost: string;
   marketFeed: 'simulator' | 'binance';
   binanceWsUrl: string;
   /** Stale-quote limit (ms) per pair category. */
@@ -205,6 +213,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backupDir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR),
     backupEveryMs: e.BACKUP_EVERY,
     backupKeep: e.BACKUP_KEEP,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     marketFeed: e.MARKET_FEED,
     binanceWsUrl: e.BINANCE_WS_URL.replace(/\/+$/, ''),
     staleQuoteMs: {

@@ -194,3 +194,26 @@ export async function restoreBackup(file: string, into: string): Promise<{ diale
   await run(postgresProgram('pg_restore'), ['--no-owner', '--exit-on-error', '-d', into, file]);
   return { dialect, databaseUrl: into };
 }
+
+const RESTORE_MARK = 'last-verified-restore.json';
+
+/** Time (ms) of the newest backup file in `dir`, or null (the metrics: CLI and scheduled backups alike). */
+export function lastBackupAt(dir: string): number | null {
+  const newest = listBackups(dir).at(-1);
+  return newest ? fs.statSync(newest).mtimeMs : null;
+}
+
+/** Record that a backup from `dir` was restored and every check passed (`admin restore`). */
+export function markVerifiedRestore(dir: string, file: string, at: number): void {
+  fs.writeFileSync(path.join(dir, RESTORE_MARK), JSON.stringify({ at, file: path.basename(file) }) + '\n', { mode: 0o600 });
+}
+
+/** Time (ms) of the last restore drill of `dir` whose checks all passed, or null. */
+export function lastVerifiedRestoreAt(dir: string): number | null {
+  try {
+    const mark = JSON.parse(fs.readFileSync(path.join(dir, RESTORE_MARK), 'utf8')) as { at?: unknown };
+    return typeof mark.at === 'number' ? mark.at : null;
+  } catch {
+    return null;
+  }
+}

@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { openDatabase } from '../../db';
-import { backupDatabase, BackupCheckError, restoreBackup } from '../../db/backup';
+import { backupDatabase, BackupCheckError, markVerifiedRestore, restoreBackup } from '../../db/backup';
 import { verifyChain } from '../../domain/market/tick-chain';
 import { checkBooks } from './audit';
 import { parseArgs, UsageError, type CliCommand } from './types';
@@ -73,6 +73,8 @@ export const restoreCommand: CliCommand = {
       await db.destroy();
     }
     cli.out(failed ? 'Restore check FAILED' : 'Restore check OK: every check passed on the restored copy');
+    // The metrics' "last verified restore" (tt_last_verified_restore_timestamp_seconds) reads this mark beside the backups.
+    if (!failed) markVerifiedRestore(path.dirname(path.resolve(positional[0])), positional[0], cli.now());
     return failed ? 1 : 0;
   },
 };
