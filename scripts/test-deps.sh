@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The first step of `npm test`: the server, cluster and browser tests start their own throwaway
-# PostgreSQL, redis-server and nginx and drive Debian's Chromium (tests/support/*.ts). This
+# PostgreSQL, redis-server and nginx and drive Debian's Chromium (tests/support/*.ts), and
+# promtool checks the alerting rules (tests/unit/ops-rules.test.ts). This
 # checks that those programs are on the machine and, when some are missing, installs them from
 # Debian's packages: as root directly, or through sudo when it needs no password. Without those
 # rights it stops at once and prints the exact command to run. Nothing here starts a service.
@@ -16,9 +17,11 @@ chrome="${CHROME_PATH:-/usr/bin/chromium}"
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+# promtool checks and tests the alerting rules (ops/prometheus; Debian ships it with prometheus).
+command -v promtool >/dev/null 2>&1 || [ -x /usr/bin/promtool ] || missing+=(prometheus)
 
 if [ "${#missing[@]}" -eq 0 ]; then
-  echo "test-deps: chromium, postgresql, redis-server and nginx are installed"
+  echo "test-deps: chromium, postgresql, redis-server, nginx and promtool are installed"
   exit 0
 fi
 
