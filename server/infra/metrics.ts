@@ -155,7 +155,7 @@ export class Metrics {
         for (const e of await exposure()) this.set({ pair: e.pair }, e.limitUsdMinor / 100);
       },
     });
-    const metrics = this;
+    const booksSum = () => this.booksSum();
     new Gauge({
       name: 'tt_books_sum_minor',
       help: 'Every account of a currency summed, minor units: anything but 0 means the books do not balance',
@@ -163,7 +163,7 @@ export class Metrics {
       registers,
       async collect() {
         this.reset();
-        for (const b of await metrics.booksSum()) this.set({ currency: b.currency }, b.sum);
+        for (const b of await booksSum()) this.set({ currency: b.currency }, b.sum);
       },
     });
     new Gauge({
