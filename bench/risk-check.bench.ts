@@ -4,7 +4,7 @@
  * of 4N open orders over four pairs), net of an empty transaction. It reads `pair_exposure`
  * (kept by triggers on orders) by primary key, so it should not grow with N.
  * Baseline (same run, same data): the aggregate over the pair's open orders that the check
- * would run without the kept figures (index `orders_pair_status`).
+ * would run without the kept figures (the partial index `orders_open_pair`, migration 014).
  */
 import fs from 'node:fs';
 import path from 'node:path';

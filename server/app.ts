@@ -39,6 +39,7 @@ import { spaPages } from './http/spa-pages';
 import { fail, ErrorText } from '../contract/envelope';
 import type { PriceFeed } from './domain/market/types';
 import { defaultModules } from './modules';
+import { loggingOptions, type LogStream } from './http/logging';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -52,11 +53,13 @@ export interface BuildOptions {
   marketFeed?: PriceFeed;
   /** Cluster feed leadership poll (ms; docs/cluster.md); tests poll faster than the default. */
   clusterPollMs?: number;
+  /** Where the log goes instead of stdout (tests read what was logged). */
+  logStream?: LogStream;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    ...loggingOptions(config.logLevel, options.logStream),
     bodyLimit: 1024 * 1024,
     // Behind a load balancer: req.ip is the client's, from the balancer's X-Forwarded-For (TRUST_PROXY).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -125,8 +128,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Which node answered (behind a balancer): operators read it in logs, the cluster test proves
   // with it that a push crossed nodes (docs/deploy.md).
   // Hooks on every request are callback-style: an async hook costs a promise and its ticks each time.
-  app.addHook('onRequest', (_req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-node-id', config.nodeId);
+    // The request's id, as in every log line of it (http/logging.ts): what a trader quotes to support.
+    reply.header('x-request-id', req.id);
+    done();
+  });
+  // Request durations by route pattern (never the address itself: no ids in labels; infra/metrics.ts).
+  const { metrics } = ctx.services;
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.httpDuration.observe({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
 

@@ -9,6 +9,7 @@
  * through `Services`. See docs/architecture.md, "How to add a service".
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ServerBase } from './base';
 import { Mailer } from './domain/mail';
 import { AuthService } from './domain/auth/service';
@@ -33,6 +34,15 @@ import { OperatorsService } from './domain/operators/service';
 import { ApprovalsService } from './domain/approvals/service';
 import { ConsoleService } from './domain/console/service';
 import { approvalExecutors } from './domain/console/executors';
+import { SQLITE_FILE } from './db';
+import { BackupSchedule } from './infra/backup-schedule';
+import { Metrics, type MetricSources } from './infra/metrics';
+import { lastBackupAt, lastVerifiedRestoreAt } from './db/backup';
+import { booksSumByCurrency } from './domain/ledger';
+import { readExposure } from './domain/orders/exposure';
+import { earliestOpenExpiry } from './domain/orders/repository';
+import { oldestWaitingWithdrawal } from './domain/payments/repository';
+import { documentsAwaitingReview } from './domain/profile/repository';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -43,6 +53,10 @@ export interface CompositionOptions {
 
 export async function buildServices(base: ServerBase, options: CompositionOptions = {}) {
   const { config, db, log, now, tx } = base;
+  // The metrics (infra/metrics.ts): counters on the hot paths now, the scrape-time sources below
+  // once the services they read exist.
+  const sources: MetricSources = {};
+  const metrics = new Metrics(sources, now);
 
   // ---- auth: mail, sessions, accounts ------------------------------------------------------
   const mailer = new Mailer({ db, from: config.mailFrom, now, log, smtpUrl: config.smtpUrl, echo: config.logLevel !== 'silent' });
@@ -88,7 +102,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   // Several nodes on PostgreSQL (docs/cluster.md): one leads the feed, the others follow the tick
   // bus; null on SQLite. Started and stopped by the market module.
   const cluster = buildClusterNode(base, market, { pollMs: options.clusterPollMs });
-  const orders = new OrdersService({ db, tx, now, log, market, fx, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null });
+  const orders = new OrdersService({ db, tx, now, log, market, fx, riskMaxPairLossUsd: config.riskMaxPairLossUsd, cluster: cluster !== null, onSettled: (lagMs) => metrics.observeSettled(lagMs) });
   // Tick retention keeps every tick from the oldest open order's acceptance on (its entry and
   // exit ticks are what its settlement is checked against).
   market.setRetentionFloor(() => orders.earliestOpenAcceptedAt());
@@ -144,6 +158,36 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
   const journal = new JournalService({ db, now });
 
+  // ---- operations: the scheduled backup (BACKUP_EVERY; started by the operations module) -----
+  const backups = config.backupEveryMs
+    ? new BackupSchedule({
+        source: { databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, SQLITE_FILE) },
+        dir: config.backupDir ?? path.join(config.dataDir, 'backups'),
+        everyMs: config.backupEveryMs,
+        keep: config.backupKeep,
+        now,
+        log,
+        ...(cluster ? { isLeader: () => cluster.status().role === 'leader' } : {}),
+      })
+    : null;
+
+  // ---- what the metrics read when Prometheus scrapes ------------------------------------------
+  const backupDir = config.backupDir ?? path.join(config.dataDir, 'backups');
+  Object.assign(sources, {
+    socketConnections: () => base.io?.engine.clientsCount ?? 0,
+    ticks: () => market.listPairs().map((p) => ({ pair: p.pair_code, feed: market.isSimulated(p.pair_code) ? 'simulator' : config.marketFeed, at: market.latestTick(p.pair_code)?.time ?? null })),
+    earliestOpenExpiry: () => earliestOpenExpiry(db),
+    outboxBacklog: () => base.events.backlog(),
+    oldestWaitingWithdrawal: () => oldestWaitingWithdrawal(db),
+    kycQueue: () => documentsAwaitingReview(db),
+    exposure: async () =>
+      (await readExposure(db, config.riskMaxPairLossUsd, fx.perUsd)).map((e) => ({ pair: e.pair, worstUsdMinor: e.worst_case_usd_minor, limitUsdMinor: e.limit_usd_minor })),
+    booksSum: () => booksSumByCurrency(db),
+    lastBackupAt: () => backups?.last?.at ?? lastBackupAt(backupDir),
+    lastVerifiedRestoreAt: () => lastVerifiedRestoreAt(backupDir),
+    ...(cluster ? { cluster: () => cluster.status() } : {}),
+  } satisfies MetricSources);
+
   // ---- the operator console (issue 27): operators, the audit chain, four eyes --------------
   const operators = new OperatorsService({ db, tx, now, log, box: new SecretBox(base.secrets.jwtSecret) });
   const approvals = new ApprovalsService({ db, tx, now, executors: approvalExecutors(), names: (ids) => operators.names(ids) });
@@ -162,7 +206,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
 
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, operators, approvals, console: consoleService };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups, metrics, operators, approvals, console: consoleService };
 }
 
 /** Every domain service of a running server (ctx.services). */

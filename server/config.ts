@@ -57,6 +57,24 @@ const EnvSchema = v.object({
   SIM_TICKS_PER_SECOND: int(4, 1, 50),
   /** Hours of raw ticks kept (ticks needed by open orders are always kept). */
   TICK_RETENTION_HOURS: int(6, 1),
+  /** Scheduled backups (docs/operations.md): where they go (default DATA_DIR/backups for `admin backup`). */
+  BACKUP_DIR: v.optional(v.string()),
+  /** How often the server takes one: 30m, 6h, 1d... (unset: no scheduled backup). */
+  BACKUP_EVERY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}[smhd]$/, 'BACKUP_EVERY: a whole number and a unit, e.g. 30m, 6h, 1d'),
+      v.transform((s) => Number(s.slice(0, -1)) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[s.slice(-1) as 's' | 'm' | 'h' | 'd']),
+      v.minValue(60_000, 'BACKUP_EVERY: at least 1m'),
+    ),
+  ),
+  /** Scheduled backups kept in BACKUP_DIR (the oldest are removed). */
+  BACKUP_KEEP: int(7, 1, 10_000),
+  /** GET /metrics on the main port, for a bearer token (docs/operations.md); unset: not served there. */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'))),
+  /** A separate listener for /metrics (METRICS_HOST:METRICS_PORT, no token; keep it private); unset: none. */
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'METRICS_PORT must be a port number'), v.transform(Number), v.maxValue(65535))),
+  METRICS_HOST: v.optional(v.string(), '127.0.0.1'),
   /** Price feed: the embedded simulator, or Binance spot trades for the crypto pairs (docs/market.md). */
   MARKET_FEED: v.optional(v.picklist(['simulator', 'binance'], 'MARKET_FEED must be simulator or binance'), 'simulator'),
   /** Base address of Binance's spot market streams (a local emulator in tests). */
@@ -131,6 +149,14 @@ export type Config = {
   simSeed: number;
   simTicksPerSecond: number;
   tickRetentionHours: number;
+  /** Backups' directory: BACKUP_DIR, else undefined (`admin backup` then uses DATA_DIR/backups). */
+  backupDir: string | undefined;
+  /** Scheduled backup period (ms); undefined: none. */
+  backupEveryMs: number | undefined;
+  backupKeep: number;
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  metricsHost: string;
   marketFeed: 'simulator' | 'binance';
   binanceWsUrl: string;
   /** Stale-quote limit (ms) per pair category. */
@@ -194,6 +220,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     simSeed: e.SIM_SEED,
     simTicksPerSecond: e.SIM_TICKS_PER_SECOND,
     tickRetentionHours: e.TICK_RETENTION_HOURS,
+    backupDir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR),
+    backupEveryMs: e.BACKUP_EVERY,
+    backupKeep: e.BACKUP_KEEP,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     marketFeed: e.MARKET_FEED,
     binanceWsUrl: e.BINANCE_WS_URL.replace(/\/+$/, ''),
     staleQuoteMs: {

@@ -121,6 +121,16 @@ export class EventDispatcher {
     this.timer.unref();
   }
 
+  /**
+   * Events recorded and not yet delivered (the metrics' outbox backlog): past this process's
+   * cursor, or, when several nodes claim, every row without a delivery time.
+   */
+  async backlog(): Promise<number> {
+    const q = this.db.selectFrom('domain_events').select((eb) => eb.fn.countAll<number>().as('n'));
+    const row = await (this.options.claim ? q.where('delivered_at', 'is', null) : q.where('id', '>', this.cursor)).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   on<T extends DomainEventType>(type: T, listener: (event: DomainEvent<T>) => void | Promise<void>): () => void {
     const set = this.listeners.get(type) ?? new Set();
     set.add(listener as Listener);

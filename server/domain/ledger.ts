@@ -630,6 +630,16 @@ export async function checkZeroSum(trx: Trx): Promise<ZeroSumReport> {
   };
 }
 
+/** Every account of each currency (users' and house) summed, minor units: 0 everywhere when the books balance (the metrics). */
+export async function booksSumByCurrency(trx: Trx): Promise<Array<{ currency: string; sum: number }>> {
+  const rows = await sql<{ currency: string; sum: number }>`
+    select currency, sum(amount) as sum from (
+      select currency, amount from balances union all select currency, amount from house_balances
+    ) t group by currency order by currency
+  `.execute(trx);
+  return rows.rows.map((r) => ({ currency: r.currency, sum: Number(r.sum) }));
+}
+
 export interface Books {
   currencies: Record<string, { accounts: Record<string, number>; sum: number }>;
 }

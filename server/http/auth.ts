@@ -11,6 +11,7 @@
  * against 22 us, and the paced p99 at 2,000 orders/s fell (docs/performance.md, "Twelfth
  * pass"). A dead session is still a 401 and writes nothing.
  */
+import { bindUser } from './logging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Trx } from '../db';
@@ -44,6 +45,7 @@ async function tokenClaims(ctx: AppContext, req: FastifyRequest): Promise<Access
   if (!token) throw unauthenticated();
   const claims = await ctx.tokens.verify(token, ctx.now());
   if (!claims) throw unauthenticated();
+  bindUser(req, claims.userId);
   return claims;
 }
 

@@ -26,21 +26,30 @@ import { IdParamSchema, parseBody, parseInput } from '../http/validate';
 import { roomsWithSockets } from '../http/socket-session';
 import { userRoom } from '../infra/rooms';
 import { Coalescer } from '../http/push-batch';
+import { refusalReason } from '../http/order-refusals';
 
 export const ordersModule: ServerModule = {
   name: 'orders',
 
   routes(app, ctx) {
-    const { orders } = ctx.services;
+    const { orders, metrics } = ctx.services;
     const auth = { preHandler: requireAuth(ctx) };
 
     // The hot route: its session is read inside the order's own transaction (http/auth.ts requireToken).
     // Money routes refuse an admin ("open as user") session: read-only for money (http/auth.ts).
     const money = { preHandler: requireAuth(ctx, { money: true }) };
     app.post('/api/v2/orders', { preHandler: requireToken(ctx, { money: true }) }, async (req, reply) => {
-      const input = parseBody(CreateOrderSchema, req.body);
-      const { order, created } = await orders.place(req.pendingSession!, input);
-      return reply.code(created ? 201 : 200).send(ok({ order }));
+      let account = 'unknown';
+      try {
+        const input = parseBody(CreateOrderSchema, req.body);
+        account = input.trading_account === 'RealAccount' ? 'real' : 'demo';
+        const { order, created } = await orders.place(req.pendingSession!, input);
+        if (created) metrics.ordersPlaced.inc({ account });
+        return reply.code(created ? 201 : 200).send(ok({ order }));
+      } catch (err) {
+        metrics.ordersRefused.inc({ reason: refusalReason(err), account });
+        throw err;
+      }
     });
 
     app.get('/api/platform/orders', auth, async (req) => {

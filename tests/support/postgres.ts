@@ -113,6 +113,13 @@ export async function createDatabase(adminUrl: string): Promise<string> {
   return databaseUrl(adminUrl, name);
 }
 
+/** An empty database (no migrations: from template0), e.g. for a pg_restore; drop it with dropDatabase. */
+export async function createEmptyDatabase(adminUrl: string): Promise<string> {
+  const name = `tt_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+  await adminQuery(adminUrl, `create database ${name} template template0`);
+  return databaseUrl(adminUrl, name);
+}
+
 /** Drop a database made by createDatabase (its connections are closed by then). */
 export async function dropDatabase(adminUrl: string, url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);

@@ -11,7 +11,8 @@ import { orderCommand } from './order';
 import { ticksCommand } from './ticks';
 import { pairsCommand } from './pairs';
 import { migrateCommand } from './migrate';
+import { backupCommand, restoreCommand } from './backup';
 import { operatorsCommand } from './operators';
 import { auditLogCommand } from './audit-log';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand, operatorsCommand, auditLogCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand, backupCommand, restoreCommand, operatorsCommand, auditLogCommand];

@@ -23,4 +23,6 @@ export interface OrdersDeps {
    * FOR UPDATE SKIP LOCKED and a periodic scan settles orders of every node. Off on SQLite.
    */
   cluster?: boolean;
+  /** Told, after each settlement batch commits, how long past its expiry each order was settled (the metrics' lag). */
+  onSettled?: (lagMs: number) => void;
 }

@@ -360,6 +360,16 @@ export async function earliestOpenAcceptedAt(db: Trx): Promise<number | null> {
   return row?.t === null || row?.t === undefined ? null : Number(row.t);
 }
 
+/** Expiry of the open order due first (the metrics' oldest unsettled order), or null when none is open. */
+export async function earliestOpenExpiry(db: Trx): Promise<number | null> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.min('expires_at').as('t'))
+    .where('status', '=', OPEN)
+    .executeTakeFirst();
+  return row?.t === null || row?.t === undefined ? null : Number(row.t);
+}
+
 // ---- reads for other areas --------------------------------------------------------------------
 
 /** Market (tick-log.ts `highestOrderTicks`): per pair the highest entry tick seq any order recorded. */

@@ -256,7 +256,9 @@ export class SettlementScheduler {
         try {
           const { settled, rest } = await settleBatch(this.deps, batch);
           if (rest.length) this.queue.unshift(...rest.map((o) => ({ ...o, timer: null })));
+          const at = this.deps.now();
           for (const row of settled) {
+            this.deps.onSettled?.(at - Number(row.expires_at));
             if (row.result === 'refunded') this.deps.log.warn({ orderId: row.id, reason: row.close_reason }, 'no trusted tick at expiry; the stake was refunded');
           }
         } catch (err) {

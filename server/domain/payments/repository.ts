@@ -378,3 +378,14 @@ export async function pendingWithdrawalCount(db: Trx): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Creation time of the oldest withdrawal still waiting (pending or processing), or null (the metrics). */
+export async function oldestWaitingWithdrawal(db: Trx): Promise<number | null> {
+  const row = await db
+    .selectFrom('payment_transactions')
+    .select((eb) => eb.fn.min('created_at').as('t'))
+    .where('transaction_type', '=', 'withdrawal')
+    .where('status', 'in', ['pending', 'processing'])
+    .executeTakeFirst();
+  return row?.t === null || row?.t === undefined ? null : Number(row.t);
+}

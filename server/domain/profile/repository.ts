@@ -22,3 +22,13 @@ export async function storedTimeZone(db: DB, userId: number): Promise<string | n
   const row = await db.selectFrom('user_profiles').select('timezone').where('user_id', '=', userId).executeTakeFirst();
   return row?.timezone;
 }
+
+/** Documents waiting for a compliance decision (the KYC queue's size). */
+export async function documentsAwaitingReview(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', ['uploaded', 'pending'])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
