@@ -9,7 +9,8 @@ import { paymentsModule } from './routes/payments';
 import { profileModule } from './routes/profile';
 import { traderToolsModule } from './routes/trader-tools';
 import { operationsModule } from './routes/operations';
+import { consoleModule } from './routes/console';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, operationsModule];
+  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, operationsModule, consoleModule];
 }

@@ -12,5 +12,7 @@ import { ticksCommand } from './ticks';
 import { pairsCommand } from './pairs';
 import { migrateCommand } from './migrate';
 import { backupCommand, restoreCommand } from './backup';
+import { operatorsCommand } from './operators';
+import { auditLogCommand } from './audit-log';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand, backupCommand, restoreCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand, backupCommand, restoreCommand, operatorsCommand, auditLogCommand];
