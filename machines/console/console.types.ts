@@ -4,15 +4,15 @@
  * contract/console.ts's, which the services map onto these.
  */
 
-export type OperatorRole = 'support' | 'compliance' | 'finance' | 'risk' | 'admin';
-
-export const OPERATOR_ROLES: readonly OperatorRole[] = ['support', 'compliance', 'finance', 'risk', 'admin'];
+import type { OperatorRole } from '../../contract/console';
 
 /** The signed-in operator as the console needs it. */
 export interface ConsoleOperator {
   id: number;
   username: string;
   role: OperatorRole;
+  /** What the role may do (contract/console.ts CONSOLE_PERMISSIONS): the menus hide the rest. */
+  permissions: string[];
 }
 
 export interface LoginCredentials {

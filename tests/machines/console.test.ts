@@ -15,7 +15,7 @@ import type { ActionOutcome, ActionRequest, ConsoleOperator, LoginCredentials, T
 import { operatorSessionMachine } from '../../machines/console/operator-session.machine';
 import { assertFullCoverage, pathCases, printCoverage, replayPath, type PathModel } from './harness';
 
-const operator: ConsoleOperator = { id: 7, username: 'finance1', role: 'finance' };
+const operator: ConsoleOperator = { id: 7, username: 'finance1', role: 'finance', permissions: ['payments.read', 'payments.decide'] };
 
 // ---- operator session ---------------------------------------------------------------------
 
@@ -223,7 +223,7 @@ describe('console root', () => {
     const machine = consoleMachine.provide({
       actions: { persistLanguage: (_, params) => void stored.push(params.language) },
       actors: {
-        operatorSession: operatorSessionMachine.provide({ actors: { loadOperator: fromPromise(async () => operator) } }),
+        operatorSession: operatorSessionMachine.provide({ actors: { loadOperator: fromPromise<ConsoleOperator | null, void>(async () => operator) } }),
       },
     });
     const actor = createActor(machine, { input: { language: 'en' } }).start();
