@@ -29,6 +29,10 @@ import { AlertsService } from './domain/alerts/service';
 import { JournalService } from './domain/statistics/service';
 import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
+import { OperatorsService } from './domain/operators/service';
+import { ApprovalsService } from './domain/approvals/service';
+import { ConsoleService } from './domain/console/service';
+import { approvalExecutors } from './domain/console/executors';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -140,8 +144,25 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
   const journal = new JournalService({ db, now });
 
+  // ---- the operator console (issue 27): operators, the audit chain, four eyes --------------
+  const operators = new OperatorsService({ db, tx, now, log, box: new SecretBox(base.secrets.jwtSecret) });
+  const approvals = new ApprovalsService({ db, tx, now, executors: approvalExecutors(), names: (ids) => operators.names(ids) });
+  const consoleService = new ConsoleService({
+    db,
+    tx,
+    now,
+    dataDir: config.dataDir,
+    publicUrl: base.publicUrl,
+    riskMaxPairLossUsd: config.riskMaxPairLossUsd,
+    fourEyes: { withdrawalUsd: config.fourEyesWithdrawalUsd, withdrawalLimits: config.fourEyesWithdrawalLimits },
+    fx,
+    approvals,
+    market,
+    mailer,
+  });
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, operators, approvals, console: consoleService };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -86,6 +86,12 @@ const EnvSchema = v.object({
   TELEGRAM_BOT_NAME: v.optional(v.string(), 'TradeTerminalBot'),
   /** Default maximum worst-case house loss per pair on open real orders, whole USD (docs/money.md, risk limit; per-pair overrides: `admin risk`). */
   RISK_MAX_PAIR_LOSS_USD: int(50_000, 0, 1_000_000_000),
+  /** Operator console (docs/operator-console.md): a withdrawal of at least this many USD (its USD equivalent) needs a second operator's approval. */
+  FOUR_EYES_WITHDRAWAL_USD: int(1000, 0, 1_000_000_000),
+  /** Per-currency thresholds in the currency's own units that replace the USD one, e.g. "EUR:900,BTC:0.02". */
+  FOUR_EYES_WITHDRAWAL_LIMITS: v.optional(
+    v.pipe(v.string(), v.regex(/^([A-Z0-9]{2,10}:\d{1,12}(\.\d{1,8})?)(,[A-Z0-9]{2,10}:\d{1,12}(\.\d{1,8})?)*$/, 'FOUR_EYES_WITHDRAWAL_LIMITS: CODE:amount pairs separated by commas, e.g. EUR:900,BTC:0.02')),
+  ),
   /** Create the demo login on first start. */
   SEED_DEMO_USER: bool(true),
   /** PostgreSQL (postgres://user:pass@host:port/db) instead of the embedded SQLite file in DATA_DIR (docs/deploy.md). */
@@ -142,6 +148,10 @@ export type Config = {
   seedDemoUser: boolean;
   /** Default maximum worst-case house loss per pair, whole USD. */
   riskMaxPairLossUsd: number;
+  /** Withdrawals needing four eyes: at least this many USD (equivalent) ... */
+  fourEyesWithdrawalUsd: number;
+  /** ... or per currency, in its own units (decimal strings). */
+  fourEyesWithdrawalLimits: Record<string, string>;
   /** PostgreSQL address; undefined: SQLite in dataDir. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -204,6 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     telegramBotName: e.TELEGRAM_BOT_NAME,
     seedDemoUser: e.SEED_DEMO_USER,
     riskMaxPairLossUsd: e.RISK_MAX_PAIR_LOSS_USD,
+    fourEyesWithdrawalUsd: e.FOUR_EYES_WITHDRAWAL_USD,
+    fourEyesWithdrawalLimits: Object.fromEntries((e.FOUR_EYES_WITHDRAWAL_LIMITS ?? '').split(',').filter(Boolean).map((pair) => pair.split(':') as [string, string])),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,

@@ -16,7 +16,8 @@
  * House accounts: `house:trading` (the other side of every real order), `house:demo_issuer`
  * (source and sink of demo money), `house:clearing:<provider id>` (one per payment provider:
  * deposits debit it, payouts credit it), `house:promotions` (reserved), `house:suspense`
- * (only the migration's counter-entries of unclassifiable legacy postings).
+ * (only the migration's counter-entries of unclassifiable legacy postings), `house:adjustments` (the other
+ * side of an operator's manual adjustment of a real balance, approved by a second operator).
  * Real and demo never mix: the demo side (`demo`, `house:demo_issuer`) may not share a
  * transaction with any other account.
  *
@@ -45,6 +46,8 @@ export const HOUSE_TRADING = 'house:trading' as const;
 export const HOUSE_DEMO_ISSUER = 'house:demo_issuer' as const;
 export const HOUSE_PROMOTIONS = 'house:promotions' as const;
 export const HOUSE_SUSPENSE = 'house:suspense' as const;
+/** The other side of an operator's manual balance adjustment (issue 27, four eyes). */
+export const HOUSE_ADJUSTMENTS = 'house:adjustments' as const;
 const CLEARING_PREFIX = 'house:clearing:';
 const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 const USER_ACCOUNTS: readonly string[] = ['real', 'demo', 'real_hold'];
@@ -56,7 +59,7 @@ export function clearingAccount(providerId: string): HouseAccount {
 }
 
 export function isHouseAccount(account: string): account is HouseAccount {
-  if (account === HOUSE_TRADING || account === HOUSE_DEMO_ISSUER || account === HOUSE_PROMOTIONS || account === HOUSE_SUSPENSE) return true;
+  if (account === HOUSE_TRADING || account === HOUSE_DEMO_ISSUER || account === HOUSE_PROMOTIONS || account === HOUSE_SUSPENSE || account === HOUSE_ADJUSTMENTS) return true;
   return account.startsWith(CLEARING_PREFIX) && PROVIDER_ID.test(account.slice(CLEARING_PREFIX.length));
 }
 
@@ -84,7 +87,8 @@ export type LedgerKind =
   | 'deposit_credit'
   | 'withdrawal_hold'
   | 'withdrawal_release'
-  | 'withdrawal_payout';
+  | 'withdrawal_payout'
+  | 'balance_adjustment';
 
 export interface LedgerEntryInput {
   currency: string;
@@ -498,6 +502,12 @@ export async function resetDemo(
     { key, kind, userId, entries: withCounterparty(HOUSE_DEMO_ISSUER, [{ currency: cur.iso_code, account: 'demo', amount: target - current }]) },
     now,
   );
+}
+
+/** Every balance row of a user (currency, account, minor units): the operator console's view. */
+export async function balanceRowsOf(db: Trx, userId: number): Promise<{ currency: string; account: string; amount: number }[]> {
+  const rows = await db.selectFrom('balances').select(['currency', 'account', 'amount']).where('user_id', '=', userId).orderBy('currency').orderBy('account').execute();
+  return rows.map((r) => ({ currency: r.currency, account: r.account, amount: Number(r.amount) }));
 }
 
 /**

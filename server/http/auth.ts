@@ -16,6 +16,7 @@ import type { AppContext } from '../context';
 import type { Trx } from '../db';
 import type { AccessClaims } from '../infra/tokens';
 import { unauthenticated, forbidden } from '../domain/errors';
+import { ConsoleText } from '../../contract/console';
 
 /** A valid access token whose session is checked by `verify`, on the caller's transaction. */
 export interface PendingSession {
@@ -46,17 +47,32 @@ async function tokenClaims(ctx: AppContext, req: FastifyRequest): Promise<Access
   return claims;
 }
 
-export function requireAuth(ctx: AppContext) {
+/**
+ * Options of a guard. `money`: the route moves money (orders, deposits, withdrawals), which an
+ * admin session (an operator's "open as user", issue 27) may not do: it is read-only for money,
+ * and such a request is a 403 with ConsoleText.adminReadOnly.
+ */
+export interface GuardOptions {
+  money?: boolean;
+}
+
+function checkMoney(claims: AccessClaims, options: GuardOptions): void {
+  if (options.money && claims.sessionType === 'admin') throw forbidden(ConsoleText.adminReadOnly);
+}
+
+export function requireAuth(ctx: AppContext, options: GuardOptions = {}) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const claims = await tokenClaims(ctx, req);
     if (!(await ctx.services.sessions.isActive(claims))) throw unauthenticated();
+    checkMoney(claims, options);
     req.auth = claims;
   };
 }
 
-export function requireToken(ctx: AppContext) {
+export function requireToken(ctx: AppContext, options: GuardOptions = {}) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const claims = await tokenClaims(ctx, req);
+    checkMoney(claims, options);
     req.pendingSession = {
       verify: async (db) => {
         if (!(await ctx.services.sessions.isActive(claims, db))) throw unauthenticated();

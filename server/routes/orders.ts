@@ -35,7 +35,9 @@ export const ordersModule: ServerModule = {
     const auth = { preHandler: requireAuth(ctx) };
 
     // The hot route: its session is read inside the order's own transaction (http/auth.ts requireToken).
-    app.post('/api/v2/orders', { preHandler: requireToken(ctx) }, async (req, reply) => {
+    // Money routes refuse an admin ("open as user") session: read-only for money (http/auth.ts).
+    const money = { preHandler: requireAuth(ctx, { money: true }) };
+    app.post('/api/v2/orders', { preHandler: requireToken(ctx, { money: true }) }, async (req, reply) => {
       const input = parseBody(CreateOrderSchema, req.body);
       const { order, created } = await orders.place(req.pendingSession!, input);
       return reply.code(created ? 201 : 200).send(ok({ order }));
@@ -62,7 +64,7 @@ export const ordersModule: ServerModule = {
       return ok({ receipt: await orders.receipt(req.auth!.userId, id) });
     });
 
-    app.post('/api/platform/orders/:id/close', auth, async (req) => {
+    app.post('/api/platform/orders/:id/close', money, async (req) => {
       const { id } = parseInput(IdParamSchema, req.params);
       const input = parseBody(CloseOrderSchema, req.body);
       return ok({ order: await orders.close(req.auth!.userId, id, input) });

@@ -65,18 +65,20 @@ export const paymentsModule: ServerModule = {
       return ok(await payments.methodsPayload(q));
     });
 
-    app.post('/api/v2/transactions/deposit', auth, async (req, reply) => {
+    // Money routes refuse an admin ("open as user") session: read-only for money (http/auth.ts).
+    const money = { preHandler: requireAuth(ctx, { money: true }) };
+    app.post('/api/v2/transactions/deposit', money, async (req, reply) => {
       const input = parseBody(DepositRequestSchema, req.body);
       const { result, created } = await payments.createDeposit(req.auth!.userId, input);
       return reply.code(created ? 201 : 200).send(ok(result));
     });
 
-    app.post('/api/v2/payments/deposit/confirmation', auth, async (req) => {
+    app.post('/api/v2/payments/deposit/confirmation', money, async (req) => {
       const { transaction_id } = parseBody(DepositConfirmationSchema, req.body);
       return ok(await payments.confirmDeposit(req.auth!.userId, transaction_id));
     });
 
-    app.post('/api/v2/transactions/withdrawal', auth, async (req, reply) => {
+    app.post('/api/v2/transactions/withdrawal', money, async (req, reply) => {
       const input = parseBody(WithdrawalRequestSchema, req.body);
       const { result, created } = await payments.createWithdrawal(req.auth!.userId, input);
       return reply.code(created ? 201 : 200).send(ok(result));

@@ -15,7 +15,7 @@ import type { AuthSession, Credentials, LoginResult, Registration } from '../../
 import { AuthText, TRACKING_FIELDS } from '../../../contract/auth';
 import { ErrorText } from '../../../contract/envelope';
 import type { User } from '../../../contract/user';
-import { NotFound, Unavailable, conflict, invalid, rateLimited, unauthenticated } from '../errors';
+import { NotFound, Unavailable, conflict, forbidden, invalid, rateLimited, unauthenticated } from '../errors';
 import { parseFrontSettings } from '../users';
 import type { AccessClaims, SessionType } from '../../infra/tokens';
 import { hashPassword, needsRehash } from './passwords';
@@ -24,6 +24,8 @@ import { openFamily, rotateRefreshToken, revokeFamily, familyOfRefreshToken, typ
 import { createAccount, findAccountConflict } from './register';
 import { isUniqueViolation } from '../../db/errors';
 import { checkCredentials, findUserByIdentifier, loginSubject } from './login';
+import { isUserBlocked } from './console-queries';
+import { ConsoleText } from '../../../contract/console';
 import { completeReset, confirmResetCode, createResetRequest, findResetByToken } from './reset';
 import { createVerification, verifyEmailToken, VERIFICATION_TTL_HOURS } from './verification';
 import { consumeAdminToken } from './admin';
@@ -79,7 +81,11 @@ export class AuthService {
   /** Open a new session for a user (after every check passed) and answer with its tokens. */
   async openSession(userId: number, sessionType: SessionType): Promise<AuthSession> {
     const now = this.deps.now();
-    const opened = await this.deps.tx((trx) => openFamily(trx, userId, sessionType, now, this.deps.refreshTokenTtl));
+    const opened = await this.deps.tx(async (trx) => {
+      // An operator blocked the account (issue 27): no new session (the block ended the old ones).
+      if (sessionType === 'user' && (await isUserBlocked(trx, userId))) throw forbidden(ConsoleText.userBlocked);
+      return openFamily(trx, userId, sessionType, now, this.deps.refreshTokenTtl);
+    });
     return this.sessionResponse(opened);
   }
 

@@ -497,3 +497,13 @@ export async function closedOrdersByDay(db: Trx, fromMs: number, toMs: number, d
   `.execute(db);
   return rows.rows;
 }
+
+/** The console's dashboard: open orders, and those past their expiry by more than `graceMs` (settlement behind). */
+export async function openAndOverdueCounts(db: Trx, now: number, graceMs: number): Promise<{ open: number; overdue: number }> {
+  const r = await db
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.countAll<number>().as('open'), eb.fn.sum<number>(eb.case().when('expires_at', '<', now - graceMs).then(1).else(0).end()).as('overdue')])
+    .where('status', '=', OPEN)
+    .executeTakeFirstOrThrow();
+  return { open: Number(r.open), overdue: Number(r.overdue ?? 0) };
+}

@@ -323,3 +323,58 @@ export function paymentNoticeRow(db: Trx, userId: number, id: number) {
     .where('user_id', '=', userId)
     .executeTakeFirst();
 }
+
+// ---- the operator console (issue 27) -----------------------------------------------------------
+
+export interface ConsolePaymentFilter {
+  type: 'deposit' | 'withdrawal' | 'all';
+  status: 'pending' | 'processing' | 'approved' | 'failed' | 'expired' | 'cancelled' | 'all';
+  userId?: number;
+  latePayments: boolean;
+}
+
+function consoleFiltered(db: Trx, f: ConsolePaymentFilter) {
+  let q = db.selectFrom('payment_transactions');
+  if (f.latePayments) q = q.where('transaction_type', '=', 'deposit').where('client_request_id', 'like', `${LATE_PAYMENT_PREFIX}%`);
+  if (f.type !== 'all') q = q.where('transaction_type', '=', f.type);
+  if (f.status === 'pending') q = q.where('status', 'in', ['pending', 'processing']);
+  else if (f.status !== 'all') q = q.where('status', '=', f.status);
+  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
+  return q;
+}
+
+/** Every user's payments for the console, newest first, a page at a time, with the total. */
+export async function pageOfPaymentsForConsole(db: Trx, f: ConsolePaymentFilter, offset: number, limit: number): Promise<{ rows: PaymentTxRow[]; total: number }> {
+  const total = await consoleFiltered(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await consoleFiltered(db, f).selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return { rows, total: Number(total.n) };
+}
+
+/** Completed (approved) deposits or withdrawals updated since `since`: count and sums per currency. */
+export async function paymentTotalsSince(db: Trx, type: 'deposit' | 'withdrawal', since: number): Promise<{ count: number; amounts: Record<string, number> }> {
+  const rows = await db
+    .selectFrom('payment_transactions')
+    .select((eb) => ['currency', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('total')])
+    .where('transaction_type', '=', type)
+    .where('status', '=', 'approved')
+    .where('updated_at', '>=', since)
+    .groupBy('currency')
+    .execute();
+  const amounts: Record<string, number> = {};
+  let count = 0;
+  for (const r of rows) {
+    amounts[r.currency] = Number(r.total);
+    count += Number(r.n);
+  }
+  return { count, amounts };
+}
+
+export async function pendingWithdrawalCount(db: Trx): Promise<number> {
+  const r = await db
+    .selectFrom('payment_transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('transaction_type', '=', 'withdrawal')
+    .where('status', 'in', ['pending', 'processing'])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -8,6 +8,7 @@
  */
 import type { ApprovalStatus } from '../../../contract/payments';
 import { PaymentErrorText } from '../../../contract/payments';
+import type { Trx } from '../../db';
 import { conflict, notFound } from '../errors';
 import type { PaymentsDeps } from './deps';
 import { paymentForUpdate, requirePayment } from './repository';
@@ -28,11 +29,18 @@ export interface ReviewOutcome {
   changed: boolean;
 }
 
-async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'failed', reason: string): Promise<ReviewOutcome> {
-  return deps.tx(async (trx) => {
+/** Runs inside the decision's transaction after a change (the console's audit row). */
+export type InTransaction = (trx: Trx, before: PaymentTxRow, after: PaymentTxRow) => Promise<void>;
+
+async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'failed', reason: string, hook?: InTransaction): Promise<ReviewOutcome> {
+  return deps.tx((trx) => decideIn(trx, deps.now(), id, target, reason, hook));
+}
+
+/** The decision on the caller's transaction (the console's four-eyes approval executes it there). */
+export async function decideIn(trx: Trx, now: number, id: number, target: 'approved' | 'failed', reason: string, hook?: InTransaction): Promise<ReviewOutcome> {
+  {
     const row = await paymentForUpdate(trx, id);
     if (!row) throw notFound(`${PaymentErrorText.transactionNotFound}: #${id}`);
-    const now = deps.now();
     let changed: boolean;
     if (row.transaction_type === 'deposit') {
       changed =
@@ -46,14 +54,15 @@ async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'fail
     if (!changed && after.status !== target) {
       throw conflict(`Transaction #${id} is ${after.status} and cannot be ${target === 'approved' ? 'approved' : 'rejected'}`);
     }
+    if (changed && hook) await hook(trx, row, after);
     return { row: after, changed };
-  });
+  }
 }
 
-export function approveTransaction(deps: PaymentsDeps, id: number): Promise<ReviewOutcome> {
-  return decide(deps, id, 'approved', '');
+export function approveTransaction(deps: PaymentsDeps, id: number, hook?: InTransaction): Promise<ReviewOutcome> {
+  return decide(deps, id, 'approved', '', hook);
 }
 
-export function rejectTransaction(deps: PaymentsDeps, id: number, reason: string = DEFAULT_REJECT_REASON): Promise<ReviewOutcome> {
-  return decide(deps, id, 'failed', reason);
+export function rejectTransaction(deps: PaymentsDeps, id: number, reason: string = DEFAULT_REJECT_REASON, hook?: InTransaction): Promise<ReviewOutcome> {
+  return decide(deps, id, 'failed', reason, hook);
 }

@@ -16,6 +16,7 @@ import type { DB } from '../../db';
 import { notFound } from '../errors';
 import { decimalsOf, ownerPaymentDetails, toWireTransaction, type PaymentTxRow } from './wire';
 import { findOwnPayment, pageOfUserPayments, userPaymentsForExport, type PaymentFilters } from './repository';
+import { csvCell } from '../../infra/csv';
 
 export async function listTransactions(db: DB, userId: number, q: TransactionListQuery): Promise<TransactionListResult> {
   const { rows, total } = await pageOfUserPayments(db, userId, q, { limit: q.limit, offset: (q.page - 1) * q.limit });
@@ -40,16 +41,8 @@ export function formatUtc(ms: number): string {
   return `${p(d.getUTCDate())}.${p(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
 
-/**
- * One CSV cell: a cell a spreadsheet would run as a formula (starting with = + - @, or a tab or
- * carriage return) gets a leading apostrophe; cells with a comma, quote or line break are quoted.
- */
-export function csvCell(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  if (/[",\r\n]/.test(text)) text = `"${text.replace(/"/g, '""')}"`;
-  return text;
-}
+/** One CSV cell: the operator exports' writer (server/infra/csv.ts neutralises formulas and quotes). */
+export { csvCell };
 
 export const CSV_HEADER = [
   'ID',

@@ -305,7 +305,13 @@ const REVIEW_FROM: Record<ReviewDecision['status'], readonly DocumentStatus[]> =
  * an uploaded or pending one. Repeating the same step is a no-op; going back (a decided
  * document under review again, or a decision reversed) is refused with 409.
  */
-export async function reviewDocument(deps: ProfileDeps, id: number, decision: ReviewDecision): Promise<ReviewOutcome> {
+export async function reviewDocument(
+  deps: Pick<ProfileDeps, 'db' | 'tx' | 'now' | 'dataDir'>,
+  id: number,
+  decision: ReviewDecision,
+  /** Runs inside the transaction after a change (the console's audit row). */
+  hook?: (trx: Trx, before: string) => Promise<void>,
+): Promise<ReviewOutcome> {
   const now = deps.now();
   const changed = await deps.tx(async (trx) => {
     const row = await trx.selectFrom('documents').select(['id', 'user_id', 'status']).where('id', '=', id).executeTakeFirst();
@@ -315,6 +321,7 @@ export async function reviewDocument(deps: ProfileDeps, id: number, decision: Re
       throw new Conflict(`Document #${id} is already ${row.status}`);
     }
     await setStatus(trx, id, row.user_id, decision.status, decision.status === 'rejected' ? decision.reason : null, now);
+    if (hook) await hook(trx, row.status);
     return true;
   });
   const [document] = await listDocumentsForOperator(deps, { id, limit: 1 });

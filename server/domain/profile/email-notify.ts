@@ -13,7 +13,7 @@ import type { Mailer } from '../mail';
 import { pickLanguage } from '../auth/emails';
 import { parseFrontSettings } from '../users';
 import type { ProfileLog } from './deps';
-import { paymentStatusEmail } from './email-texts';
+import { paymentStatusEmail, supportSessionEmail } from './email-texts';
 import { DEFAULT_NOTIFICATIONS } from './personal';
 import { paymentStatusFacts } from './payment-facts';
 
@@ -50,6 +50,17 @@ export async function emailPaymentStatus(deps: Omit<EmailNotifierDeps, 'events'>
   if (!facts) return false;
   const message = paymentStatusEmail(to.lang, to.email, { ...facts, username: to.username, historyUrl: `${deps.publicUrl()}/profile#transactions` });
   await deps.mailer.enqueue(message);
+  return true;
+}
+
+/**
+ * Tell the user an operator opened their account (the console's "open as user"), when their
+ * email notifications are on; true when a message was handed to the mailer.
+ */
+export async function emailSupportSession(deps: { db: DB; mailer: Pick<Mailer, 'enqueue'> }, userId: number): Promise<boolean> {
+  const to = await subscriber(deps.db, userId);
+  if (!to) return false;
+  await deps.mailer.enqueue(supportSessionEmail(to.lang, to.email, to.username));
   return true;
 }
 

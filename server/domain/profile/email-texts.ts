@@ -43,3 +43,25 @@ export function paymentStatusEmail(lang: Language, to: string, p: PaymentStatusT
   const text = [w.hello(p.username), '', paymentStatusText(lang, p), '', w.details, p.historyUrl, '', w.optOut, '', w.signature].join('\n');
   return { to, subject, text };
 }
+
+const SUPPORT_SESSION: Record<Language, { subject: string; body: string }> = {
+  en: {
+    subject: 'Our support team opened your account',
+    body: 'A member of our support team opened your account in read-only mode to help you. They cannot place orders, deposit or withdraw. If you did not ask for help, reply to this email.',
+  },
+  ru: {
+    subject: 'Служба поддержки открыла ваш счёт',
+    body: 'Сотрудник службы поддержки открыл ваш счёт в режиме только для просмотра, чтобы помочь вам. Он не может открывать сделки, пополнять счёт или выводить средства. Если вы не обращались за помощью, ответьте на это письмо.',
+  },
+  es: {
+    subject: 'Nuestro equipo de soporte abrió tu cuenta',
+    body: 'Un miembro de nuestro equipo de soporte abrió tu cuenta en modo de solo lectura para ayudarte. No puede abrir operaciones, depositar ni retirar. Si no pediste ayuda, responde a este correo.',
+  },
+};
+
+/** The email that tells a user an operator opened their account (the console's "open as user"). */
+export function supportSessionEmail(lang: Language, to: string, username: string): MailMessage {
+  const w = WORDS[lang];
+  const s = SUPPORT_SESSION[lang];
+  return { to, subject: s.subject, text: [w.hello(username), '', s.body, '', w.optOut, '', w.signature].join('\n') };
+}
