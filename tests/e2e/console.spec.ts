@@ -238,9 +238,9 @@ test('the console: operators, four-eyes withdrawal, roles, audit chain, safe tex
   const handle = db();
   try {
     const { id: userId } = handle.prepare('select id from users where lower(email) = lower(?)').get(user.email) as { id: number };
-    const updated = handle.prepare('update user_profiles set nickname = ? where user_id = ?').run(evil, userId);
-    if (updated.changes === 0) handle.prepare('insert into user_profiles (user_id, nickname) values (?, ?)').run(userId, evil);
     const now = Date.now();
+    const updated = handle.prepare('update user_profiles set nickname = ? where user_id = ?').run(evil, userId);
+    if (updated.changes === 0) handle.prepare('insert into user_profiles (user_id, nickname, updated_at) values (?, ?, ?)').run(userId, evil, now);
     const doc = handle.prepare(`insert into documents (user_id, type, status, created_at, updated_at) values (?, 'passport', 'pending', ?, ?)`).run(userId, now, now);
     handle
       .prepare(`insert into document_files (document_id, user_id, original_name, storage_name, size, mime, sha256, created_at) values (?, ?, ?, 'missing.png', 10, 'image/png', 'x', ?)`)

@@ -66,7 +66,7 @@ export function DataTable<Row>({
   }, [current]);
 
   return (
-    <section className="console-table-block" aria-label={caption}>
+    <div className="console-table-block">
       <div className="console-table-top">
         <Heading className={headingLevel === 1 ? undefined : 'console-h2'}>{caption}</Heading>
         <span className="console-muted console-num">{t('console.table.total', { count: total })}</span>
@@ -98,7 +98,7 @@ export function DataTable<Row>({
       ) : status === 'loading' && rows.length === 0 ? (
         <SkeletonList rows={5} rowHeight={36} />
       ) : rows.length === 0 ? (
-        <EmptyState title={t('console.table.empty')} compact />
+        <EmptyState title={t('console.table.empty')} compact level={headingLevel === 1 ? 2 : 3} />
       ) : (
         <div className="console-table-wrap" aria-busy={status === 'loading'}>
           <table className="console-table">
@@ -136,7 +136,7 @@ export function DataTable<Row>({
         </div>
       )}
       <Pagination page={page} totalPages={pages} onChange={(next) => actor.send({ type: 'table.pageChanged', page: next })} disabled={status === 'loading'} />
-    </section>
+    </div>
   );
 }
 

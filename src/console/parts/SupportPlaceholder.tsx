@@ -11,7 +11,7 @@ export function SupportPlaceholder() {
   return (
     <section className="console-area" aria-labelledby="support-title">
       <h1 id="support-title">{t('console.support.title')}</h1>
-      <EmptyState title={t('console.support.placeholder')} />
+      <EmptyState title={t('console.support.placeholder')} level={2} />
     </section>
   );
 }
