@@ -15,16 +15,16 @@ import type { ConsoleRuntime } from './services/console-actors';
 
 export const RuntimeContext = createContext<ConsoleRuntime | null>(null);
 
-export function useRuntime(): ConsoleRuntime {
+export function useConsoleRuntime(): ConsoleRuntime {
   const runtime = useContext(RuntimeContext);
-  if (!runtime) throw new Error('useRuntime() outside the console runtime');
+  if (!runtime) throw new Error('useConsoleRuntime() outside the console runtime');
   return runtime;
 }
 
 export type SessionActor = ActorRefFrom<typeof operatorSessionMachine>;
 
 export function useSession(): SessionActor {
-  const { root } = useRuntime();
+  const { root } = useConsoleRuntime();
   return useSelector(root, (s) => s.children.operatorSession) as SessionActor;
 }
 
@@ -39,13 +39,13 @@ export function useCan(): (permission: ConsolePermission) => boolean {
 }
 
 export function useTable(input: ConsoleTableInput) {
-  return useActorRef(useRuntime().tableLogic, { input });
+  return useActorRef(useConsoleRuntime().tableLogic, { input });
 }
 
 export function useRecord(input: ConsoleRecordInput) {
-  return useActorRef(useRuntime().recordLogic, { input });
+  return useActorRef(useConsoleRuntime().recordLogic, { input });
 }
 
 export function useAction() {
-  return useActorRef(useRuntime().actionLogic);
+  return useActorRef(useConsoleRuntime().actionLogic);
 }

@@ -1,13 +1,13 @@
 /** The console's language choice (en, ru, es): a labelled native select that tells the root actor. */
 import { useSelector } from '@xstate/react';
 import { useT } from '../../i18n';
-import { useRuntime } from '../runtime';
+import { useConsoleRuntime } from '../runtime';
 
 const LANGUAGES = ['en', 'ru', 'es'] as const;
 
 export function LanguageSelect() {
   const t = useT();
-  const { root } = useRuntime();
+  const { root } = useConsoleRuntime();
   const language = useSelector(root, (s) => s.context.language);
   return (
     <label className="console-language">

@@ -88,7 +88,7 @@ function listSpec(resource: string): ListSpec {
 }
 
 /** The query string a list read (or its export) sends: only what the server accepts. */
-export function listQuery(query: TableQuery, spec: ListSpec, format: 'json' | 'csv' = 'json'): Record<string, string | number | undefined> {
+export function consoleListQuery(query: TableQuery, spec: ListSpec, format: 'json' | 'csv' = 'json'): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
   for (const name of spec.filters) if (query.filters[name]) out[name] = query.filters[name];
   if (spec.serverSort && query.sort) {
@@ -118,7 +118,7 @@ export function sortRows(rows: unknown[], sort: TableQuery['sort']): unknown[] {
 
 export async function fetchPage(http: ConsoleHttp, query: TableQuery): Promise<TablePage> {
   const spec = listSpec(query.resource);
-  const { rows, total } = await spec.read(http, listQuery(query, spec));
+  const { rows, total } = await spec.read(http, consoleListQuery(query, spec));
   if (!spec.whole) return { rows: spec.serverSort ? rows : sortRows(rows, query.sort), total };
   const sorted = sortRows(rows, query.sort);
   const start = (query.page - 1) * query.pageSize;
@@ -128,7 +128,7 @@ export async function fetchPage(http: ConsoleHttp, query: TableQuery): Promise<T
 /** The list as CSV (the server's ?format=csv), handed to the browser as a download. */
 export async function exportCsv(http: ConsoleHttp, query: TableQuery, save: (blob: Blob, name: string) => void): Promise<void> {
   const spec = listSpec(query.resource);
-  const { blob, name } = await http.file(spec.path, listQuery(query, spec, 'csv'));
+  const { blob, name } = await http.file(spec.path, consoleListQuery(query, spec, 'csv'));
   save(blob, name);
 }
 
