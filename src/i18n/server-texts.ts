@@ -14,6 +14,7 @@ import { AuthText, FieldText } from '../../contract/auth';
 import { ProfileText } from '../../contract/profile';
 import { OrderErrorText } from '../../contract/orders';
 import { AlertErrorText } from '../../contract/alerts';
+import { ConsoleText } from '../../contract/console';
 import { PaymentErrorText, PaymentMethodName, ProcessingTimeText } from '../../contract/payments';
 import { FALLBACK } from '../services/api';
 import { TRADING_FALLBACK } from '../services/trading-api';
@@ -30,6 +31,8 @@ export const SERVER_TEXT_CATALOGUES: Record<string, Record<string, string>> = {
   // The seeded methods' descriptive names (brand names such as "Visa / Mastercard" stay as they are).
   payment_methods: { bankTransfer: PaymentMethodName.bankTransfer, cryptoLink: PaymentMethodName.cryptoLink },
   processing_times: ProcessingTimeText,
+  // The operator console's server texts (issue 27), incl. the read-only admin session's refusal a trader-side page shows.
+  console: ConsoleText,
   fallback: { ...FALLBACK, ...TRADING_FALLBACK, ...MONEY_FALLBACK },
 };
 

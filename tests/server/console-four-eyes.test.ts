@@ -78,8 +78,10 @@ describe('a large withdrawal needs two finance operators', () => {
     expect(first.body.data.payment.status).toBe('pending');
     expect(first.body.data.payment.needs_second_approval).toBe(true);
     const approvalId = first.body.data.approval.id;
-    // A second click asks nothing new.
-    expect((await finance1.api('POST', `/api/console/payments/${id}/approve`, {})).body.data.approval.id).toBe(approvalId);
+    // The same operator approving the payment again is the second pair of eyes it cannot be.
+    const again1 = await finance1.api('POST', `/api/console/payments/${id}/approve`, {});
+    expect(again1.status).toBe(403);
+    expect(again1.body.error).toBe(ConsoleText.requesterCannotApprove);
 
     const self = await finance1.api('POST', `/api/console/approvals/${approvalId}/approve`, {});
     expect(self.status).toBe(403);
@@ -102,6 +104,31 @@ describe('a large withdrawal needs two finance operators', () => {
     expect(await ledgerSum(server.ctx.db, payoutKey(id))).toBe(-15_000);
     const executed = (await auditRows('approval.approve')).filter((r) => r.target_id === String(id));
     expect(executed).toHaveLength(1);
+  });
+
+  it('another finance operator approving the payment itself approves its pending request', async () => {
+    const u = await newUser(server);
+    await fundReal(server, u, 300);
+    const id = await withdrawal(u, 120);
+    expect((await finance1.api('POST', `/api/console/payments/${id}/approve`, {})).body.data.payment.status).toBe('pending');
+    const second = await finance2.api('POST', `/api/console/payments/${id}/approve`, {});
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.data.approval.status).toBe('executed');
+    expect(second.body.data.payment.status).toBe('approved');
+    expect(await ledgerSum(server.ctx.db, payoutKey(id))).toBe(-12_000);
+  });
+
+  it('rejecting a waiting large withdrawal releases the hold and closes its request', async () => {
+    const u = await newUser(server);
+    await fundReal(server, u, 300);
+    const id = await withdrawal(u, 110);
+    const approvalId = (await finance1.api('POST', `/api/console/payments/${id}/approve`, {})).body.data.approval.id;
+    const rej = await finance2.api('POST', `/api/console/payments/${id}/reject`, { reason: 'suspicious destination' });
+    expect(rej.status).toBe(200);
+    expect(await balance(server, u.userId, 'USD', 'real')).toBe(30_000);
+    const closed = await finance2.api('GET', '/api/console/approvals?status=rejected');
+    expect(closed.body.data.approvals.some((a: { id: number }) => a.id === approvalId)).toBe(true);
+    expect((await finance2.api('POST', `/api/console/approvals/${approvalId}/approve`, {})).status).toBe(409);
   });
 
   it('two operators approving at once pay it once', async () => {

@@ -9,6 +9,7 @@ import type { TestServer } from '../support/server';
 import { register, type Registered } from '../support/auth';
 import { consoleLogin, createOperator, type ConsoleClient } from '../support/operators';
 import { fundReal, startMoneyServer } from './payments-support';
+import sharp from 'sharp';
 import { ConsoleText } from '../../contract/console';
 
 let server: TestServer;
@@ -115,6 +116,41 @@ describe('users', () => {
     expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
     const audit = await (await compliance.raw('GET', '/api/console/audit?format=csv&action=user.block')).text();
     expect(audit).toContain(`'=HYPERLINK`);
+  });
+});
+
+describe('KYC queue', () => {
+  it('lists uploaded documents, serves a file as an attachment, approves and rejects with a reason; audited', async () => {
+    const u = await register(server);
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#888' } }).png().toBuffer();
+    const fd = new FormData();
+    fd.append('type', 'utility_bill');
+    fd.append('files', new Blob([new Uint8Array(png)], { type: 'image/png' }), '<img src=x onerror=alert(1)>.png');
+    const up = await server.raw('POST', '/api/v2/documents/upload', { body: fd, headers: { authorization: `Bearer ${u.token}` } });
+    expect(up.status).toBe(201);
+    const doc = (await up.json()).data.document as { id: number };
+
+    expect((await support.api('GET', '/api/console/kyc')).status).toBe(403);
+    const queue = await compliance.api('GET', '/api/console/kyc?status=pending&per_page=100');
+    expect(queue.status).toBe(200);
+    const listed = queue.body.data.documents.find((d: { id: number }) => d.id === doc.id);
+    expect(listed.files).toHaveLength(1);
+
+    const file = await compliance.raw('GET', `/api/console/kyc/files/${listed.files[0].id}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await file.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect((await compliance.raw('GET', '/api/console/kyc/files/99999999')).status).toBe(404);
+
+    expect((await compliance.api('POST', `/api/console/kyc/${doc.id}/reject`, {})).status).toBe(400);
+    const rejected = await compliance.api('POST', `/api/console/kyc/${doc.id}/reject`, { reason: 'The photo is blurred' });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect(rejected.body.data.document.status).toBe('rejected');
+    expect((await compliance.api('POST', `/api/console/kyc/${doc.id}/approve`, {})).status).toBe(409);
+    const actions = (await server.ctx.db.selectFrom('audit_log').select('action').where('target_type', '=', 'document').where('target_id', '=', String(doc.id)).orderBy('id').execute()).map((r) => r.action);
+    expect(actions).toEqual(['kyc.file_view', 'kyc.reject']);
   });
 });
 

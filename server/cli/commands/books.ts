@@ -16,7 +16,8 @@ import { pairSpec } from '../../domain/market/catalogue';
 import { storedPairCode } from '../../domain/market/repository';
 import { readExposure } from '../../domain/orders/exposure';
 import { clearPairLimit, closedOrdersByDay, listPairLimits, setPairLimit } from '../../domain/orders/repository';
-import { parseArgs, UsageError, type CliCommand, type CliContext } from './types';
+import { appendAudit } from '../../domain/audit/service';
+import { cliActor, parseArgs, UsageError, type CliCommand, type CliContext } from './types';
 
 const money = (minor: number, currency: string) => `${formatMinor(minor, findCurrency(currency)?.decimals ?? 2)} ${currency}`;
 const usd = (cents: number) => money(cents, 'USD');
@@ -187,14 +188,21 @@ export const riskCommand: CliCommand = {
       const pair = await knownPair(cli, rest[0]);
       const cents = /^\d{1,12}(\.\d{1,2})?$/.test(rest[1]) ? toMinor(rest[1], 2) : null;
       if (cents === null) throw new UsageError(`The limit must be an amount in USD with at most 2 decimals: ${rest[1]}`);
-      await transaction(cli.db, (trx) => setPairLimit(trx, pair, cents, cli.now()));
+      await transaction(cli.db, async (trx) => {
+        await setPairLimit(trx, pair, cents, cli.now());
+        await appendAudit(trx, cliActor(), { action: 'risk.limit', targetType: 'pair', targetId: pair, after: { limit_usd_minor: cents } }, cli.now());
+      });
       cli.out(`Risk limit of ${pair}: ${usd(cents)}`);
       return 0;
     }
     if (sub === 'clear-limit') {
       if (rest.length !== 1) throw new UsageError('risk clear-limit takes a pair');
       const pair = await knownPair(cli, rest[0]);
-      const had = await transaction(cli.db, (trx) => clearPairLimit(trx, pair));
+      const had = await transaction(cli.db, async (trx) => {
+        const cleared = await clearPairLimit(trx, pair);
+        if (cleared) await appendAudit(trx, cliActor(), { action: 'risk.clear_limit', targetType: 'pair', targetId: pair }, cli.now());
+        return cleared;
+      });
       cli.out(had ? `Risk limit of ${pair}: back to the default ${usd(cli.config.riskMaxPairLossUsd * 100)}` : `${pair} had no limit of its own`);
       return 0;
     }

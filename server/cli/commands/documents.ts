@@ -14,7 +14,8 @@ import { DOCUMENT_STATUSES, RejectionReasonSchema, type DocumentStatus } from '.
 import { DomainError } from '../../domain/errors';
 import { cliProfileDeps } from '../../domain/profile/deps';
 import { listDocumentsForOperator, reviewDocument, type OperatorDocument, type ReviewDecision } from '../../domain/profile/documents';
-import { UsageError, parseArgs, type CliCommand } from './types';
+import { appendAudit } from '../../domain/audit/service';
+import { UsageError, cliActor, parseArgs, type CliCommand } from './types';
 
 const USAGE =
   'list [--status uploaded|pending|approved|rejected|all] [--user <id>] [--limit <n>] | show <id> | review <id> | approve <id> | reject <id> --reason "..."';
@@ -95,7 +96,10 @@ export const documentsCommand: CliCommand = {
         decision = { status: sub === 'review' ? 'pending' : 'approved' };
       }
       try {
-        const outcome = await reviewDocument(deps, id, decision);
+        // Audited as operator "cli" in the decision's own transaction (issue 27).
+        const outcome = await reviewDocument(deps, id, decision, async (trx, before) => {
+          await appendAudit(trx, cliActor(), { action: `kyc.${sub}`, targetType: 'document', targetId: id, reason: decision.status === 'rejected' ? decision.reason : null, before: { status: before }, after: { status: decision.status } }, cli.now());
+        });
         const done = sub === 'review' ? 'Under review' : sub === 'approve' ? 'Approved' : 'Rejected';
         cli.out(`${outcome.changed ? done : 'Already done'}: ${describeDocument(outcome.document)}`);
         return 0;

@@ -7,7 +7,8 @@
  * (the price feed is chosen at start-up).
  */
 import { listPairRows, setPairActive } from '../../domain/market/pair-admin';
-import { UsageError, parseArgs, type CliCommand } from './types';
+import { appendAudit } from '../../domain/audit/service';
+import { UsageError, cliActor, parseArgs, type CliCommand } from './types';
 
 export const pairsCommand: CliCommand = {
   name: 'pairs',
@@ -28,7 +29,10 @@ export const pairsCommand: CliCommand = {
     }
     if ((action === 'enable' || action === 'disable') && positional.length === 2) {
       const pairCode = code.toUpperCase();
-      const result = await setPairActive(cli.db, pairCode, action === 'enable', cli.now());
+      // Audited as operator "cli" in the change's own transaction (issue 27).
+      const result = await setPairActive(cli.db, pairCode, action === 'enable', cli.now(), (trx) =>
+        appendAudit(trx, cliActor(), { action: `pair.${action}`, targetType: 'pair', targetId: pairCode, before: { enabled: action !== 'enable' }, after: { enabled: action === 'enable' } }, cli.now()).then(() => undefined),
+      );
       if (!result) {
         cli.err(`No pair ${pairCode}`);
         return 1;

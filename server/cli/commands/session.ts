@@ -2,7 +2,8 @@
 import { transaction } from '../../db';
 import { findUserByIdentifier } from '../../domain/auth/login';
 import { adminLink, createAdminToken } from '../../domain/auth/admin';
-import { UsageError, parseArgs, type CliCommand } from './types';
+import { appendAudit } from '../../domain/audit/service';
+import { UsageError, cliActor, parseArgs, type CliCommand } from './types';
 
 export const sessionCommand: CliCommand = {
   name: 'session',
@@ -17,7 +18,12 @@ export const sessionCommand: CliCommand = {
       return 1;
     }
     const ttl = cli.config.adminTokenTtl;
-    const token = await transaction(cli.db, (trx) => createAdminToken(trx, user.id, ttl, cli.now()));
+    const token = await transaction(cli.db, async (trx) => {
+      const t = await createAdminToken(trx, user.id, ttl, cli.now());
+      // Audited as operator "cli" (issue 27); the session it opens is read-only for money.
+      await appendAudit(trx, cliActor(), { action: 'user.open_as', targetType: 'user', targetId: user.id, after: { username: user.username, ttl_seconds: ttl } }, cli.now());
+      return t;
+    });
     cli.err(`Admin link for ${user.username} (user ${user.id}), valid for ${ttl} seconds, works once:`);
     cli.out(adminLink(cli.baseUrl, token));
     return 0;

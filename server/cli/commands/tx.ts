@@ -21,7 +21,9 @@ import { isLatePaymentReview } from '../../domain/payments/status';
 import { listTransactionsForOperator } from '../../domain/payments/repository';
 import { formatUtc } from '../../domain/payments/transactions';
 import { decimalsOf, paymentDetailsOf, type PaymentTxRow } from '../../domain/payments/wire';
-import { UsageError, parseArgs, type CliCommand } from './types';
+import type { Trx } from '../../db';
+import { appendAudit } from '../../domain/audit/service';
+import { UsageError, cliActor, parseArgs, type CliCommand } from './types';
 
 const USAGE =
   'list [--status pending|completed|failed|processing|approved|expired|cancelled|all] [--type deposit|withdrawal] [--user <id>] [--limit <n>] [--late-payments] | approve <id> | reject <id> [--reason "..."]';
@@ -90,7 +92,10 @@ export const txCommand: CliCommand = {
         reason = r.output;
       }
       try {
-        const outcome = sub === 'approve' ? await approveTransaction(deps, id.output) : await rejectTransaction(deps, id.output, reason);
+        // Audited as operator "cli" in the decision's own transaction (issue 27).
+        const audit = (trx: Trx, before: PaymentTxRow, after: PaymentTxRow) =>
+          appendAudit(trx, cliActor(), { action: `payment.${sub}`, targetType: 'payment', targetId: id.output, reason: sub === 'reject' ? reason : null, before: { status: before.status }, after: { status: after.status, amount_minor: Number(after.amount), currency: after.currency } }, cli.now()).then(() => undefined);
+        const outcome = sub === 'approve' ? await approveTransaction(deps, id.output, audit) : await rejectTransaction(deps, id.output, reason, audit);
         cli.out(`${outcome.changed ? (sub === 'approve' ? 'Approved' : 'Rejected') : 'Already done'}: ${describeTransaction(outcome.row)}`);
         return 0;
       } catch (err) {

@@ -78,6 +78,12 @@ export class ApprovalsService {
     return { approvals: await this.wire(rows), total };
   }
 
+  /** The pending request for a kind and target, if any. */
+  async pendingFor(kind: ApprovalKind, targetType: string, targetId: string | number): Promise<Approval | null> {
+    const row = await pendingApprovalFor(this.deps.db, kind, targetType, String(targetId));
+    return row ? (await this.wire([row]))[0] : null;
+  }
+
   pendingCount(): Promise<number> {
     return pendingApprovalCount(this.deps.db);
   }
@@ -135,6 +141,16 @@ export class ApprovalsService {
       );
     });
     return this.get(id);
+  }
+
+  /**
+   * Close the pending request for a target whose subject was decided another way (a waiting
+   * withdrawal rejected outright), inside the caller's transaction, with its audit row.
+   */
+  async closePendingIn(trx: Trx, kind: ApprovalKind, targetType: string, targetId: string | number, actor: OperatorActor, reason: string, now: number): Promise<void> {
+    const row = await pendingApprovalFor(trx, kind, targetType, String(targetId));
+    if (!row || !(await decideApproval(trx, Number(row.id), 'rejected', actor.operatorId, reason, now))) return;
+    await appendAudit(trx, actor, { action: 'approval.reject', targetType, targetId: String(targetId), reason, before: { approval_id: Number(row.id), status: 'pending' }, after: { approval_id: Number(row.id), status: 'rejected' } }, now);
   }
 
   async reject(id: number, actor: OperatorActor, reason: string): Promise<Approval> {

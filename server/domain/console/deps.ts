@@ -25,7 +25,7 @@ export interface ConsoleDeps {
     withdrawalLimits: Record<string, string>;
   };
   fx: Pick<FxRates, 'perUsd'>;
-  approvals: Pick<ApprovalsService, 'requestIn' | 'approve' | 'reject' | 'list' | 'get' | 'pendingCount'>;
+  approvals: Pick<ApprovalsService, 'requestIn' | 'approve' | 'reject' | 'list' | 'get' | 'pendingCount' | 'pendingFor' | 'closePendingIn'>;
   market: Pick<MarketService, 'listPairs' | 'latestTick'>;
   mailer: Pick<Mailer, 'enqueue'>;
   /** The support center's open tickets (0 until it lands). */

@@ -361,13 +361,20 @@ export class ConsoleService {
    * Approve a deposit (credit) or a withdrawal (pay out) through the payments area's review step
    * (the one `admin tx approve` uses), audited in its transaction. A withdrawal at or over the
    * four-eyes threshold becomes a request instead: this operator's approval is the first pair of
-   * eyes; another finance operator's approval of the request pays it out.
+   * eyes; another finance operator's approval (of the request, or of the payment here, which
+   * approves its pending request) pays it out. The requester approving again is refused (403 +
+   * audit row) like the request's own approval.
    */
   async approvePayment(id: number, reason: string, actor: OperatorActor): Promise<PaymentDecision> {
     const row = await this.payment(id);
     const pd = { db: this.deps.db, tx: this.deps.tx, now: this.deps.now };
     if (row.transaction_type === 'withdrawal' && this.needsSecondApproval(row.currency, Number(row.amount))) {
       if (row.status !== 'pending' && row.status !== 'processing') throw conflict(`Transaction #${id} is ${row.status} and cannot be approved`);
+      const waiting = await this.deps.approvals.pendingFor('withdrawal', 'payment', id);
+      if (waiting) {
+        const approval = await this.deps.approvals.approve(waiting.id, actor, reason);
+        return { payment: this.toPayment(await this.payment(id)), approval };
+      }
       const approvalId = await this.deps.tx((trx) =>
         this.deps.approvals.requestIn(
           trx,
@@ -384,7 +391,11 @@ export class ConsoleService {
 
   async rejectPayment(id: number, reason: string, actor: OperatorActor): Promise<PaymentDecision> {
     const pd = { db: this.deps.db, tx: this.deps.tx, now: this.deps.now };
-    const outcome = await rejectTransaction(pd, id, reason, (trx, before, after) => this.auditPayment(trx, actor, 'payment.reject', reason, before, after));
+    const outcome = await rejectTransaction(pd, id, reason, async (trx, before, after) => {
+      await this.auditPayment(trx, actor, 'payment.reject', reason, before, after);
+      // A large withdrawal waiting for its second approval: the request ends with it.
+      if (after.transaction_type === 'withdrawal') await this.deps.approvals.closePendingIn(trx, 'withdrawal', 'payment', id, actor, reason, this.deps.now());
+    });
     return { payment: this.toPayment(outcome.row), approval: null };
   }
 

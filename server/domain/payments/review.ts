@@ -38,25 +38,23 @@ async function decide(deps: PaymentsDeps, id: number, target: 'approved' | 'fail
 
 /** The decision on the caller's transaction (the console's four-eyes approval executes it there). */
 export async function decideIn(trx: Trx, now: number, id: number, target: 'approved' | 'failed', reason: string, hook?: InTransaction): Promise<ReviewOutcome> {
-  {
-    const row = await paymentForUpdate(trx, id);
-    if (!row) throw notFound(`${PaymentErrorText.transactionNotFound}: #${id}`);
-    let changed: boolean;
-    if (row.transaction_type === 'deposit') {
-      changed =
-        target === 'approved'
-          ? await approveDeposit(trx, row, DEPOSIT_OPEN, now)
-          : await changeStatus(trx, row, 'failed', DEPOSIT_OPEN, now, { error_message: reason });
-    } else {
-      changed = target === 'approved' ? await approveWithdrawal(trx, row, now) : await rejectWithdrawal(trx, row, reason, now);
-    }
-    const after = await requirePayment(trx, id);
-    if (!changed && after.status !== target) {
-      throw conflict(`Transaction #${id} is ${after.status} and cannot be ${target === 'approved' ? 'approved' : 'rejected'}`);
-    }
-    if (changed && hook) await hook(trx, row, after);
-    return { row: after, changed };
+  const row = await paymentForUpdate(trx, id);
+  if (!row) throw notFound(`${PaymentErrorText.transactionNotFound}: #${id}`);
+  let changed: boolean;
+  if (row.transaction_type === 'deposit') {
+    changed =
+      target === 'approved'
+        ? await approveDeposit(trx, row, DEPOSIT_OPEN, now)
+        : await changeStatus(trx, row, 'failed', DEPOSIT_OPEN, now, { error_message: reason });
+  } else {
+    changed = target === 'approved' ? await approveWithdrawal(trx, row, now) : await rejectWithdrawal(trx, row, reason, now);
   }
+  const after = await requirePayment(trx, id);
+  if (!changed && after.status !== target) {
+    throw conflict(`Transaction #${id} is ${after.status} and cannot be ${target === 'approved' ? 'approved' : 'rejected'}`);
+  }
+  if (changed && hook) await hook(trx, row, after);
+  return { row: after, changed };
 }
 
 export function approveTransaction(deps: PaymentsDeps, id: number, hook?: InTransaction): Promise<ReviewOutcome> {
