@@ -22,6 +22,11 @@ import { avatarMachine } from '../machines/avatar/avatar.machine';
 import { balanceMachine } from '../machines/balance/balance.machine';
 import { chartMachine } from '../machines/chart/chart.machine';
 import { chartSetupMachine } from '../machines/chart-setup/chart-setup.machine';
+import { consoleMachine } from '../machines/console/console.machine';
+import { consoleActionMachine } from '../machines/console/console-action.machine';
+import { consoleRecordMachine } from '../machines/console/console-record.machine';
+import { consoleTableMachine } from '../machines/console/console-table.machine';
+import { operatorSessionMachine } from '../machines/console/operator-session.machine';
 import { depositMachine } from '../machines/deposit/deposit.machine';
 import { documentsMachine } from '../machines/documents/documents.machine';
 import { emailVerificationMachine } from '../machines/email-verification/email-verification.machine';
@@ -82,12 +87,17 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('balance', 'machines/balance/balance.machine.ts', balanceMachine),
   entry('chart', 'machines/chart/chart.machine.ts', chartMachine),
   entry('chartSetup', 'machines/chart-setup/chart-setup.machine.ts', chartSetupMachine),
+  entry('console', 'machines/console/console.machine.ts', consoleMachine, { language: 'en' }),
+  entry('consoleAction', 'machines/console/console-action.machine.ts', consoleActionMachine),
+  entry('consoleRecord', 'machines/console/console-record.machine.ts', consoleRecordMachine, { resource: 'dashboard', params: {}, live: true }),
+  entry('consoleTable', 'machines/console/console-table.machine.ts', consoleTableMachine, { resource: 'users' }),
   entry('deposit', 'machines/deposit/deposit.machine.ts', depositMachine, { requestKey: 'registry-deposit-key', currency: 'USD' }),
   entry('documents', 'machines/documents/documents.machine.ts', documentsMachine),
   entry('emailVerification', 'machines/email-verification/email-verification.machine.ts', emailVerificationMachine, { token: 'registry-token' }),
   entry('journal', 'machines/journal/journal.machine.ts', journalMachine),
   entry('locale', 'machines/locale/locale.machine.ts', localeMachine, { stored: null }),
   entry('modals', 'machines/modals/modals.machine.ts', modalsMachine),
+  entry('operatorSession', 'machines/console/operator-session.machine.ts', operatorSessionMachine),
   entry('orderClose', 'machines/order-close/order-close.machine.ts', orderCloseMachine, { orderId: 1 }),
   entry('orderPlacement', 'machines/order-placement/order-placement.machine.ts', orderPlacementMachine),
   entry('orders', 'machines/orders/orders.machine.ts', ordersMachine),

@@ -4,7 +4,7 @@
  *
  * - A boot script, inline in <head> (after the title) in index.html and auth.html (allowed by the
  *   server's CSP through its hash, server/http/spa-pages.ts). Before the body is parsed it:
- *   applies the stored theme (the app applies the same a moment later); with a stored session,
+ *   applies the stored theme (the app applies the same a moment later); with a stored session (not on the operator console, /admin),
  *   adds `<link rel="modulepreload">` for the feature chunk, the features' English texts, the
  *   shell and the trading page (and preloads their CSS), so they load beside the entry instead
  *   of after it; marks <html data-prerender="off"> when the prerendered /auth is not what the
@@ -39,7 +39,7 @@ function get(k){var v=null;try{v=s&&s.getItem(k)}catch(e){}if(v==null)return nul
 var theme=get('theme'),lang=get('language'),auth=get('auth');
 if(theme==='auto')theme=window.matchMedia&&!window.matchMedia('(prefers-color-scheme: dark)').matches?'light':'dark';
 if(theme==='light'||theme==='dark'){h.setAttribute('data-theme',theme);h.style.colorScheme=theme}
-var session=!!auth&&typeof auth==='object'&&!!(auth.token||auth.sessionType);
+var session=!!auth&&typeof auth==='object'&&!!(auth.token||auth.sessionType)&&!/^\\/admin(\\/|$)/.test((window.location&&window.location.pathname)||'');
 if(session)${JSON.stringify(preloads)}.forEach(function(href){var l=d.createElement('link');if(/\\.css$/.test(href)){l.rel='preload';l.as='style'}else{l.rel='modulepreload'}l.crossOrigin='';l.href=href;d.head.appendChild(l)});
 if(session||(lang!=null&&lang!=='en'))h.setAttribute('data-prerender','off');
 d.addEventListener('submit',function(e){if(!h.hasAttribute('data-app')){e.preventDefault();window.${PENDING_SUBMIT}=e.target}},true)})();`;

@@ -20,3 +20,8 @@ declare module '*/en.json?part=legal' {
   type Table = { [key: string]: string | Table };
   export const legal: Table;
 }
+
+declare module '*/en.json?part=console' {
+  type Table = { [key: string]: string | Table };
+  export const console: Table;
+}

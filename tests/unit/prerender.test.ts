@@ -18,7 +18,7 @@ import { inlineScriptHashes, spaPages } from '../../server/http/spa-pages';
 
 type Listener = (event: { defaultPrevented: boolean; target: unknown; preventDefault(): void }) => void;
 
-function runBoot(stored: Record<string, string>, preloads = ['/assets/feature-actors-x.js', '/assets/TradingPage-y.css']) {
+function runBoot(stored: Record<string, string>, preloads = ['/assets/feature-actors-x.js', '/assets/TradingPage-y.css'], pathname?: string) {
   const attrs = new Map<string, string>([['data-theme', 'dark']]);
   const links: Array<Record<string, string>> = [];
   const listeners: Listener[] = [];
@@ -36,6 +36,7 @@ function runBoot(stored: Record<string, string>, preloads = ['/assets/feature-ac
   const window: Record<string, unknown> = {
     localStorage: { getItem: (k: string) => stored[k] ?? null },
     matchMedia: () => ({ matches: true }),
+    ...(pathname ? { location: { pathname } } : {}),
   };
   vm.runInNewContext(bootScript(preloads), { document, window });
   const submit = (target: unknown) => {
@@ -56,6 +57,13 @@ describe('the boot script', () => {
       { rel: 'preload', as: 'style', crossOrigin: '', href: '/assets/TradingPage-y.css' },
     ]);
     expect(boot.attrs.get('data-prerender')).toBe('off');
+  });
+
+  it("on the operator console (/admin) a trader's stored session preloads nothing of the trader app", () => {
+    expect(runBoot({ auth: session }, undefined, '/admin').links).toEqual([]);
+    expect(runBoot({ auth: session }, undefined, '/admin/users/5').links).toEqual([]);
+    expect(runBoot({ auth: session }, undefined, '/administrator').links).toHaveLength(2);
+    expect(runBoot({ auth: session }, undefined, '/trading').links).toHaveLength(2);
   });
 
   it('logged out in English: no preload, the prerender stays', () => {
