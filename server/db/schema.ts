@@ -8,5 +8,6 @@ import type { ProfileTables } from './tables/profile';
 import type { BookTables } from './tables/books';
 import type { AlertTables } from './tables/alerts';
 import type { TickChainTables } from './tables/tick-chain';
+import type { SupportTables } from './tables/support';
 
-export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables, TickChainTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables, TickChainTables, SupportTables {}
