@@ -202,6 +202,12 @@ const OWNERS: Record<string, string[]> = {
   outbox: ['server/domain/mail.ts'],
   shared_secrets: ['server/secrets.ts'],
   cluster_leases: ['server/cluster/'],
+  // The operator console (issue 27): operators and their sessions, the audit chain, four-eyes requests.
+  operators: ['server/domain/operators/'],
+  operator_sessions: ['server/domain/operators/'],
+  operator_login_failures: ['server/domain/operators/'],
+  audit_log: ['server/domain/audit/'],
+  approval_requests: ['server/domain/approvals/'],
 };
 const QUERY = /\b(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|replaceInto|mergeInto)\(\s*['"]([a-z_]+)(?:\s+as\s+[a-z_]+)?['"]/g;
 /** A table of an area's `...Tables` interface in server/db/tables/ (`  orders: OrdersTable;`). */

@@ -21,6 +21,7 @@ import * as m012 from './012_shared_secrets';
 import * as m013 from './013_unused_ledger_indexes';
 import * as m014 from './014_open_order_indexes';
 import * as m015 from './015_recovery_codes';
+import * as m016 from './016_operators';
 import * as m017 from './017_support';
 
 const files: Record<string, DialectMigration> = {
@@ -39,6 +40,7 @@ const files: Record<string, DialectMigration> = {
   '013_unused_ledger_indexes': m013,
   '014_open_order_indexes': m014,
   '015_recovery_codes': m015,
+  '016_operators': m016,
   '017_support': m017,
 };
 

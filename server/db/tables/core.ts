@@ -22,6 +22,9 @@ export interface UsersTable {
   password_changed_at: number;
   created_at: number;
   updated_at: number;
+  /** Set by an operator (console): a blocked user cannot log in or place orders (migration 016). */
+  blocked_at: number | null;
+  blocked_reason: string | null;
 }
 
 /** One row per (user, currency, account); amount in minor units, CHECK amount >= 0. */
