@@ -27,8 +27,12 @@ import { ProfileService } from './domain/profile/service';
 import { SecretBox } from './domain/profile/secret-box';
 import { AlertsService } from './domain/alerts/service';
 import { JournalService } from './domain/statistics/service';
+import { SupportService } from './domain/support/service';
 import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
+
+/** Until the audit service lands (i27-server): operator support actions have no audit sink. */
+const SUPPORT_AUDIT_PENDING = async (): Promise<void> => {};
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -140,8 +144,29 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
   const journal = new JournalService({ db, now });
 
+  // ---- support center: tickets (trader) and the support inbox (operators) ----------------
+  const support = new SupportService({
+    db,
+    tx,
+    now,
+    log,
+    dataDir: config.dataDir,
+    orders,
+    payments,
+    profile,
+    accounts,
+    audit: SUPPORT_AUDIT_PENDING,
+    events: base.events,
+    emitToUser: (userId, event, payload) => {
+      base.io?.to(userRoom(userId)).emit(event, payload);
+    },
+    telegram: profile.sender,
+    mailer,
+    publicUrl: base.publicUrl,
+  });
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, support };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -38,7 +38,7 @@ export async function deliverSupportUpdate(deps: Omit<SupportDeliveryDeps, 'even
   if (!update.message) return done;
   const user = await deliverySettings(deps.db, update.userId);
   if (!user) return done;
-  const text: SupportReplyText = { ticketId: update.ticket.id, subject: update.ticket.subject, link: `${deps.publicUrl}/help?ticket=${update.ticket.id}` };
+  const text: SupportReplyText = { ticketId: update.ticket.id, subject: update.ticket.subject, link: `${deps.publicUrl()}/help?ticket=${update.ticket.id}` };
   const interfaceLanguage = parseFrontSettings(user.front_settings).language;
   if (deps.telegram && user.chat_id !== null && user.chat_id !== undefined) {
     try {

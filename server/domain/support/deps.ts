@@ -54,5 +54,5 @@ export interface SupportDeps {
   emitToUser: ((userId: number, event: string, payload: unknown) => void) | null;
   telegram: { send(chatId: number, text: string): Promise<void> } | null;
   mailer: { enqueue(message: MailMessage): Promise<void> } | null;
-  publicUrl: string;
+  publicUrl: () => string;
 }

@@ -368,7 +368,7 @@ export class SupportService {
         type: t.transaction_type,
         status: t.approval_status,
         amount: String(t.amount),
-        currency: t.currency,
+        currency: t.currency_code,
         created_at: t.created_at,
       })),
     };
