@@ -22,6 +22,7 @@ import { avatarMachine } from '../machines/avatar/avatar.machine';
 import { balanceMachine } from '../machines/balance/balance.machine';
 import { chartMachine } from '../machines/chart/chart.machine';
 import { chartSetupMachine } from '../machines/chart-setup/chart-setup.machine';
+import { consoleSupportMachine } from '../machines/console-support/console-support.machine';
 import { depositMachine } from '../machines/deposit/deposit.machine';
 import { documentsMachine } from '../machines/documents/documents.machine';
 import { emailVerificationMachine } from '../machines/email-verification/email-verification.machine';
@@ -43,6 +44,7 @@ import { registrationMachine } from '../machines/registration/registration.machi
 import { securityMachine } from '../machines/security/security.machine';
 import { sessionMachine } from '../machines/session/session.machine';
 import { socketMachine } from '../machines/socket/socket.machine';
+import { supportMachine } from '../machines/support/support.machine';
 import { telegramMachine } from '../machines/telegram/telegram.machine';
 import { themeMachine } from '../machines/theme/theme.machine';
 import { traderPrefsMachine } from '../machines/trader-prefs/trader-prefs.machine';
@@ -81,6 +83,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('avatar', 'machines/avatar/avatar.machine.ts', avatarMachine),
   entry('balance', 'machines/balance/balance.machine.ts', balanceMachine),
   entry('chart', 'machines/chart/chart.machine.ts', chartMachine),
+  entry('consoleSupport', 'machines/console-support/console-support.machine.ts', consoleSupportMachine, {}),
   entry('chartSetup', 'machines/chart-setup/chart-setup.machine.ts', chartSetupMachine),
   entry('deposit', 'machines/deposit/deposit.machine.ts', depositMachine, { requestKey: 'registry-deposit-key', currency: 'USD' }),
   entry('documents', 'machines/documents/documents.machine.ts', documentsMachine),
@@ -102,6 +105,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('security', 'machines/security/security.machine.ts', securityMachine, { twoFactorEnabled: false }),
   entry('session', 'machines/session/session.machine.ts', sessionMachine, { persistedSession: null, adminToken: null }),
   entry('socket', 'machines/socket/socket.machine.ts', socketMachine),
+  entry('support', 'machines/support/support.machine.ts', supportMachine),
   entry('telegram', 'machines/telegram/telegram.machine.ts', telegramMachine),
   entry('theme', 'machines/theme/theme.machine.ts', themeMachine, { stored: null, systemPrefersDark: true }),
   entry('toasts', 'machines/toasts/toasts.machine.ts', toastsMachine),
