@@ -121,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorateRequest('auth', null);
   app.decorateRequest('pendingSession', null);
+  app.decorateRequest('operator', null);
   // Which node answered (behind a balancer): operators read it in logs, the cluster test proves
   // with it that a push crossed nodes (docs/deploy.md).
   // Hooks on every request are callback-style: an async hook costs a promise and its ticks each time.

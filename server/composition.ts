@@ -30,9 +30,7 @@ import { JournalService } from './domain/statistics/service';
 import { SupportService } from './domain/support/service';
 import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
-
-/** Until the audit service lands (i27-server): operator support actions have no audit sink. */
-const SUPPORT_AUDIT_PENDING = async (): Promise<void> => {};
+import { OperatorsService } from './domain/operators/service';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -144,6 +142,9 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
   const journal = new JournalService({ db, now });
 
+  // ---- the operator console (issue 27): operators, the audit chain, four eyes --------------
+  const operators = new OperatorsService({ db, tx, now, log, box: new SecretBox(base.secrets.jwtSecret) });
+
   // ---- support center: tickets (trader) and the support inbox (operators) ----------------
   const support = new SupportService({
     db,
@@ -155,7 +156,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     payments,
     profile,
     accounts,
-    audit: SUPPORT_AUDIT_PENDING,
+    operators,
     events: base.events,
     emitToUser: (userId, event, payload) => {
       base.io?.to(userRoom(userId)).emit(event, payload);
@@ -166,7 +167,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
 
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, support };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, operators, support };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -8,8 +8,9 @@ import { ordersModule } from './routes/orders';
 import { paymentsModule } from './routes/payments';
 import { profileModule } from './routes/profile';
 import { traderToolsModule } from './routes/trader-tools';
+import { consoleModule } from './routes/console';
 import { supportModule } from './routes/support';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, supportModule];
+  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, consoleModule, supportModule];
 }

@@ -11,5 +11,7 @@ import { orderCommand } from './order';
 import { ticksCommand } from './ticks';
 import { pairsCommand } from './pairs';
 import { migrateCommand } from './migrate';
+import { operatorsCommand } from './operators';
+import { auditLogCommand } from './audit-log';
 
-export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand];
+export const commands: CliCommand[] = [sessionCommand, outboxCommand, txCommand, auditCommand, booksCommand, pnlCommand, exposureCommand, riskCommand, documentsCommand, telegramCommand, orderCommand, ticksCommand, pairsCommand, migrateCommand, operatorsCommand, auditLogCommand];

@@ -5,7 +5,9 @@
  * prints through `out`/`err`,
  * and returns an exit code. Register a new command in ./index.ts.
  */
+import os from 'node:os';
 import type { Config } from '../../config';
+import type { AuditActor } from '../../domain/audit/service';
 import type { DB } from '../../db';
 
 export interface CliContext {
@@ -54,4 +56,15 @@ export function intFlag(flags: Record<string, string>, name: string, def: number
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
   }
   return Number(raw);
+}
+
+/** Who the audit rows of a CLI command name: operator "cli", with the OS user that ran it. */
+export function cliActor(): AuditActor {
+  let osUser = 'unknown';
+  try {
+    osUser = os.userInfo().username;
+  } catch {
+    osUser = process.env.USER ?? 'unknown';
+  }
+  return { operatorId: null, name: 'cli', role: 'cli', source: 'cli', osUser };
 }
