@@ -10,7 +10,8 @@ import { profileModule } from './routes/profile';
 import { traderToolsModule } from './routes/trader-tools';
 import { consoleModule } from './routes/console';
 import { supportModule } from './routes/support';
+import { consoleSupportModule } from './routes/console-support';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, consoleModule, supportModule];
+  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, consoleModule, supportModule, consoleSupportModule];
 }

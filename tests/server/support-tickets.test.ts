@@ -12,11 +12,11 @@ import { nextEvent } from '../support/server';
 import { useTestServer } from '../support/server-fixture';
 import { deposit, newUser, userSocket, type TestUser } from './payments-support';
 import { TICKETS_PER_HOUR, SupportText, type Thread, type Ticket } from '../../contract/support';
-import type { SupportOperator } from '../../server/domain/support/deps';
+import type { AuditActor } from '../../server/domain/audit/service';
+import { createOperator } from '../support/operators';
 
 const server = useTestServer({ RATE_LIMIT: 'false' });
 
-const OPERATOR: SupportOperator = { id: 9001, role: 'support', name: 'Sam Support' };
 
 function open(user: TestUser, body: Record<string, unknown>) {
   return server.api<Thread>('POST', '/api/v2/support/tickets', body, user.token);
@@ -124,6 +124,8 @@ describe('the thread', () => {
     const { ticket } = (await open(user, VALID)).body.data!;
     const socket = await userSocket(server, user.token);
     const svc = server.ctx.services.support;
+    const op = await createOperator(server, 'support');
+    const OPERATOR: AuditActor = { operatorId: op.id, name: op.username, role: 'support', source: 'console' };
 
     const pushes: unknown[] = [];
     socket.on('support_update', (p) => pushes.push(p));

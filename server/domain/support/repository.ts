@@ -160,18 +160,3 @@ export async function inboxPage(db: DB, f: InboxFilter): Promise<{ rows: (Ticket
   const rows = await page.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
   return { rows: rows.map((r) => ({ ...r, messages: Number(r.messages ?? 0) })), total: Number(totalRow?.n ?? 0) };
 }
-
-/** Operator names of the given message authors / assignees, as last written on a message. */
-export async function operatorNames(db: DB, ids: number[]): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('support_messages')
-    .select(['operator_id', 'author_name'])
-    .where('operator_id', 'in', ids)
-    .where('author_name', 'is not', null)
-    .orderBy('id', 'desc')
-    .execute();
-  for (const r of rows) if (r.operator_id !== null && !out.has(r.operator_id)) out.set(Number(r.operator_id), r.author_name!);
-  return out;
-}

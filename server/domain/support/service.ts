@@ -9,7 +9,8 @@
  *
  * Operator (roles support and admin, checked by the route's guard): the inbox (filters, sort,
  * pages, first-response time), the thread with internal notes and the trader's read-only
- * context, assign, reply, note, status. Every operator action is written to the audit trail.
+ * context, assign, reply, note, status. Every operator action appends its audit row (the
+ * hash-chained audit_log, domain/audit) in the transaction of the change.
  *
  * Statuses: open (new) -> awaiting_user (support answered) <-> awaiting_support (the trader
  * answered) -> resolved -> closed. A trader's reply re-opens a resolved ticket (awaiting_support);
@@ -18,10 +19,12 @@
  * sends Telegram / email per the trader's settings. A note records nothing.
  */
 import crypto from 'node:crypto';
+import type { Trx } from '../../db';
 import fs from 'node:fs/promises';
 import {
   ATTACHMENT_MAX_FILES,
   OPEN_TICKETS_MAX,
+  SUPPORT_ROLES,
   SupportText,
   TICKETS_PER_HOUR,
   type AttachmentMime,
@@ -45,7 +48,8 @@ import { recordEvent } from '../events';
 import { lockUserRow, usernamesOf } from '../auth/repository';
 import { prepareDocumentFile, type PreparedFile, type UploadedFile } from '../profile/documents';
 import { randomFileName, removeFiles, writeFileAtomic } from '../profile/storage';
-import type { SupportDeps, SupportOperator } from './deps';
+import { appendAudit, type AuditActor } from '../audit/service';
+import type { SupportDeps } from './deps';
 import { startSupportDelivery } from './delivery';
 import {
   attachmentsOf,
@@ -57,7 +61,6 @@ import {
   insertTicket,
   lockTicket,
   messagesOf,
-  operatorNames,
   ticketCounts,
   ticketsOf,
   updateTicket,
@@ -130,10 +133,7 @@ export class SupportService {
       this.deps.db,
       rows.map((r) => Number(r.user_id)),
     );
-    const names = await operatorNames(
-      this.deps.db,
-      rows.flatMap((r) => (r.assignee_id === null ? [] : [Number(r.assignee_id)])),
-    );
+    const names = new Map(rows.some((r) => r.assignee_id !== null) ? (await this.deps.operators.list()).map((o) => [o.id, o.username] as const) : []);
     return rows.map((r) => {
       const first = n(r.first_response_at);
       return {
@@ -303,8 +303,8 @@ export class SupportService {
 
   // ---- operator -----------------------------------------------------------------------------
 
-  async inbox(operator: SupportOperator, q: InboxQuery): Promise<Inbox> {
-    const assignee = q.assignee === 'all' ? null : q.assignee === 'none' ? 0 : q.assignee === 'me' ? operator.id : Number(q.assignee);
+  async inbox(actor: AuditActor, q: InboxQuery): Promise<Inbox> {
+    const assignee = q.assignee === 'all' ? null : q.assignee === 'none' ? 0 : q.assignee === 'me' ? (actor.operatorId ?? -1) : Number(q.assignee);
     const statuses = q.status === 'all' ? null : q.status === 'active' ? ACTIVE : [q.status];
     const { rows, total } = await inboxPage(this.deps.db, {
       statuses,
@@ -326,11 +326,12 @@ export class SupportService {
   }
 
   /** The thread with notes and the trader's read-only context; the look is audited. */
-  async consoleThread(operator: SupportOperator, id: number): Promise<ConsoleThread> {
+  async consoleThread(actor: AuditActor, id: number): Promise<ConsoleThread> {
     const ticket = await this.inboxTicket(id);
     const messages = await this.messagesWire(await messagesOf(this.deps.db, id, true));
     const context = await this.traderContext(ticket.user_id);
-    await this.audit(operator, 'support.ticket.view', id);
+    // Reading a trader's thread and context is an action too (who looked at whose data).
+    await this.deps.tx((trx) => this.audit(trx, actor, 'support.ticket.view', id));
     return { ticket, messages, context };
   }
 
@@ -374,38 +375,34 @@ export class SupportService {
     };
   }
 
-  async assign(operator: SupportOperator, id: number, operatorId: number | null): Promise<InboxTicket> {
+  async assign(actor: AuditActor, id: number, operatorId: number | null): Promise<InboxTicket> {
+    if (operatorId !== null) {
+      // Only a live operator who may answer tickets can hold one.
+      const target = await this.deps.operators.get(operatorId).catch((err: unknown) => {
+        throw err instanceof NotFound ? invalid(SupportText.operatorNotFound, [{ field: 'operator_id', message: SupportText.operatorNotFound }]) : err;
+      });
+      if (target.disabled_at_ms !== null || !(target.role === 'admin' || (SUPPORT_ROLES as readonly string[]).includes(target.role))) {
+        throw invalid(SupportText.operatorNotFound, [{ field: 'operator_id', message: SupportText.operatorNotFound }]);
+      }
+    }
     const now = this.deps.now();
-    const before = await this.deps.tx(async (trx) => {
+    await this.deps.tx(async (trx) => {
       const row = await lockTicket(trx, id);
       if (!row) throw notFound(SupportText.ticketNotFound);
       await updateTicket(trx, id, { assignee_id: operatorId, updated_at: now });
-      // The assignee's name is read from their messages; assigning oneself leaves a trace of it.
-      if (operatorId === operator.id) {
-        await insertMessage(trx, {
-          ticket_id: id,
-          author: 'system',
-          operator_id: operator.id,
-          author_name: operator.name,
-          body: `Assigned to ${operator.name}`,
-          internal: true,
-          created_at: now,
-        });
-      }
-      return n(row.assignee_id);
+      await this.audit(trx, actor, 'support.ticket.assign', id, { before: { assignee_id: n(row.assignee_id) }, after: { assignee_id: operatorId } });
     });
-    await this.audit(operator, 'support.ticket.assign', id, { before: { assignee_id: before }, after: { assignee_id: operatorId } });
     return this.inboxTicket(id);
   }
 
   /** An operator's answer (the trader is told) or internal note (operators only). */
-  async operatorPost(operator: SupportOperator, id: number, body: string, internal: boolean): Promise<ConsolePosted> {
+  async operatorPost(actor: AuditActor, id: number, body: string, internal: boolean): Promise<ConsolePosted> {
     const now = this.deps.now();
     const message = await this.deps.tx(async (trx) => {
       const row = await lockTicket(trx, id);
       if (!row) throw notFound(SupportText.ticketNotFound);
       if (row.status === 'closed' && !internal) throw new Conflict(SupportText.ticketClosed);
-      const message = await insertMessage(trx, { ticket_id: id, author: 'operator', operator_id: operator.id, author_name: operator.name, body, internal, created_at: now });
+      const message = await insertMessage(trx, { ticket_id: id, author: 'operator', operator_id: actor.operatorId, author_name: actor.name, body, internal, created_at: now });
       if (internal) {
         await updateTicket(trx, id, { updated_at: now });
       } else {
@@ -417,28 +414,27 @@ export class SupportService {
         });
         await recordEvent(trx, 'support.updated', Number(row.user_id), { ticket_id: id, message_id: Number(message.id) }, now);
       }
+      await this.audit(trx, actor, internal ? 'support.ticket.note' : 'support.ticket.reply', id, { after: { message_id: Number(message.id), status: internal ? row.status : 'awaiting_user' } });
       return message;
     });
-    await this.audit(operator, internal ? 'support.ticket.note' : 'support.ticket.reply', id, { after: { message_id: Number(message.id) } });
     const [wire] = await this.messagesWire([message]);
     return { ticket: await this.inboxTicket(id), message: wire };
   }
 
-  async setStatus(operator: SupportOperator, id: number, status: TicketStatus): Promise<InboxTicket> {
+  async setStatus(actor: AuditActor, id: number, status: TicketStatus): Promise<InboxTicket> {
     const now = this.deps.now();
-    const before = await this.deps.tx(async (trx) => {
+    await this.deps.tx(async (trx) => {
       const row = await lockTicket(trx, id);
       if (!row) throw notFound(SupportText.ticketNotFound);
-      if (row.status === status) return row.status;
+      if (row.status === status) return;
       await updateTicket(trx, id, { status, updated_at: now, support_activity_at: now });
       await recordEvent(trx, 'support.updated', Number(row.user_id), { ticket_id: id, message_id: null }, now);
-      return row.status;
+      await this.audit(trx, actor, 'support.ticket.status', id, { before: { status: row.status }, after: { status } });
     });
-    await this.audit(operator, 'support.ticket.status', id, { before: { status: before }, after: { status } });
     return this.inboxTicket(id);
   }
 
-  private audit(operator: SupportOperator, action: string, ticketId: number, change: { before?: unknown; after?: unknown } = {}): Promise<void> {
-    return this.deps.audit({ operatorId: operator.id, role: operator.role, action, target: `ticket:${ticketId}`, ip: operator.ip ?? null, ...change });
+  private async audit(trx: Trx, actor: AuditActor, action: string, ticketId: number, change: { before?: unknown; after?: unknown } = {}): Promise<void> {
+    await appendAudit(trx, actor, { action, targetType: 'ticket', targetId: ticketId, ...change }, this.deps.now());
   }
 }
