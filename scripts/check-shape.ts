@@ -193,6 +193,10 @@ const OWNERS: Record<string, string[]> = {
   payment_transactions: [PAYMENTS],
   // Alerts: the price alerts.
   price_alerts: ['server/domain/alerts/'],
+  // Support: the tickets, their messages and attachments.
+  support_tickets: ['server/domain/support/'],
+  support_messages: ['server/domain/support/'],
+  support_attachments: ['server/domain/support/'],
   // The kernels and the infrastructure: the domain events, the mail outbox, the shared secrets, the cluster's leases.
   domain_events: ['server/domain/events.ts'],
   outbox: ['server/domain/mail.ts'],

@@ -27,6 +27,7 @@ import { consoleActionMachine } from '../machines/console/console-action.machine
 import { consoleRecordMachine } from '../machines/console/console-record.machine';
 import { consoleTableMachine } from '../machines/console/console-table.machine';
 import { operatorSessionMachine } from '../machines/console/operator-session.machine';
+import { consoleSupportMachine } from '../machines/console-support/console-support.machine';
 import { depositMachine } from '../machines/deposit/deposit.machine';
 import { documentsMachine } from '../machines/documents/documents.machine';
 import { emailVerificationMachine } from '../machines/email-verification/email-verification.machine';
@@ -48,6 +49,7 @@ import { registrationMachine } from '../machines/registration/registration.machi
 import { securityMachine } from '../machines/security/security.machine';
 import { sessionMachine } from '../machines/session/session.machine';
 import { socketMachine } from '../machines/socket/socket.machine';
+import { supportMachine } from '../machines/support/support.machine';
 import { telegramMachine } from '../machines/telegram/telegram.machine';
 import { themeMachine } from '../machines/theme/theme.machine';
 import { traderPrefsMachine } from '../machines/trader-prefs/trader-prefs.machine';
@@ -91,6 +93,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('consoleAction', 'machines/console/console-action.machine.ts', consoleActionMachine),
   entry('consoleRecord', 'machines/console/console-record.machine.ts', consoleRecordMachine, { resource: 'dashboard', params: {}, live: true }),
   entry('consoleTable', 'machines/console/console-table.machine.ts', consoleTableMachine, { resource: 'users' }),
+  entry('consoleSupport', 'machines/console-support/console-support.machine.ts', consoleSupportMachine, {}),
   entry('deposit', 'machines/deposit/deposit.machine.ts', depositMachine, { requestKey: 'registry-deposit-key', currency: 'USD' }),
   entry('documents', 'machines/documents/documents.machine.ts', documentsMachine),
   entry('emailVerification', 'machines/email-verification/email-verification.machine.ts', emailVerificationMachine, { token: 'registry-token' }),
@@ -112,6 +115,7 @@ export const MACHINES: readonly RegisteredMachine[] = [
   entry('security', 'machines/security/security.machine.ts', securityMachine, { twoFactorEnabled: false }),
   entry('session', 'machines/session/session.machine.ts', sessionMachine, { persistedSession: null, adminToken: null }),
   entry('socket', 'machines/socket/socket.machine.ts', socketMachine),
+  entry('support', 'machines/support/support.machine.ts', supportMachine),
   entry('telegram', 'machines/telegram/telegram.machine.ts', telegramMachine),
   entry('theme', 'machines/theme/theme.machine.ts', themeMachine, { stored: null, systemPrefersDark: true }),
   entry('toasts', 'machines/toasts/toasts.machine.ts', toastsMachine),

@@ -28,6 +28,7 @@ import { ProfileService } from './domain/profile/service';
 import { SecretBox } from './domain/profile/secret-box';
 import { AlertsService } from './domain/alerts/service';
 import { JournalService } from './domain/statistics/service';
+import { SupportService } from './domain/support/service';
 import { userRoom } from './infra/rooms';
 import { avatarsDir, uploadsDir } from './domain/profile/storage';
 import { OperatorsService } from './domain/operators/service';
@@ -205,8 +206,29 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     mailer,
   });
 
+  // ---- support center: tickets (trader) and the support inbox (operators) ----------------
+  const support = new SupportService({
+    db,
+    tx,
+    now,
+    log,
+    dataDir: config.dataDir,
+    orders,
+    payments,
+    profile,
+    accounts,
+    operators,
+    events: base.events,
+    emitToUser: (userId, event, payload) => {
+      base.io?.to(userRoom(userId)).emit(event, payload);
+    },
+    telegram: profile.sender,
+    mailer,
+    publicUrl: base.publicUrl,
+  });
+
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups, metrics, operators, approvals, console: consoleService };
+  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups, metrics, operators, approvals, console: consoleService, support };
 }
 
 /** Every domain service of a running server (ctx.services). */

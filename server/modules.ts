@@ -10,7 +10,9 @@ import { profileModule } from './routes/profile';
 import { traderToolsModule } from './routes/trader-tools';
 import { operationsModule } from './routes/operations';
 import { consoleModule } from './routes/console';
+import { supportModule } from './routes/support';
+import { consoleSupportModule } from './routes/console-support';
 
 export function defaultModules(): ServerModule[] {
-  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, operationsModule, consoleModule];
+  return [coreModule(), authModule, settingsModule, marketModule(), ordersModule, paymentsModule, profileModule, traderToolsModule, operationsModule, consoleModule, supportModule, consoleSupportModule];
 }

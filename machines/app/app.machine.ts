@@ -9,7 +9,7 @@
  * feature chunk and provides the children's logic, see features.ts); when it is done the
  * long-lived feature children are spawned, each with its systemId: 'socket', 'paymentMethods',
  * 'transactions', 'pairs' (which owns the candles actor 'chart'), 'orderPlacement', 'orders',
- * 'traderPrefs', 'priceAlerts' and 'chartSetup'; if the session is still open the socket
+ * 'traderPrefs', 'priceAlerts', 'support' and 'chartSetup'; if the session is still open the socket
  * connects with its token and trading starts with its user. A failed load is tried again after
  * `featuresRetryDelay`. The per-flow children of the features are spawned only in `ready`.
  * It routes:
@@ -39,7 +39,8 @@
  * 'chartSetup' (chart type, studies and drawings per pair) gets the user's saved
  * `chart_setups` at login; 'traderPrefs' (keyboard trading and trade sounds) the saved
  * `keyboard_shortcuts` and `sounds` (order_update pushes play the sounds); 'priceAlerts' loads
- * the alerts at login, forgets them at logout, and price_alert pushes toast.
+ * the alerts at login, forgets them at logout, and price_alert pushes toast; 'support' (the
+ * trader's tickets) likewise, and support_update pushes update its list and open thread.
  */
 import { assertEvent, assign, emit, enqueueActions, fromPromise, sendTo, setup, spawnChild, stopChild, type AnyActorRef } from 'xstate';
 import type { Language, ThemeSetting, User } from '../../contract/user';
@@ -64,6 +65,7 @@ import type { OrdersEvent } from '../orders/orders.machine';
 import type { ChartSetupEvent } from '../chart-setup/chart-setup.machine';
 import type { TraderPrefsEvent } from '../trader-prefs/trader-prefs.machine';
 import type { PriceAlertsEvent } from '../price-alerts/price-alerts.machine';
+import type { SupportEvent } from '../support/support.machine';
 
 export interface AppInput {
   persistedSession: PersistedSession | null;
@@ -112,7 +114,7 @@ export { SOCKET_ROUTES, type SocketRoute } from './socket-routes';
 /** The ids (and systemIds) of the long-lived children. */
 export const APP_CHILDREN = ['session', 'balance', 'theme', 'locale', 'modals', 'toasts'] as const;
 /** The long-lived feature children, spawned once the features are loaded (features.ts). */
-export const APP_FEATURE_CHILDREN = ['socket', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs', 'priceAlerts'] as const;
+export const APP_FEATURE_CHILDREN = ['socket', 'paymentMethods', 'transactions', 'pairs', 'orderPlacement', 'orders', 'chartSetup', 'traderPrefs', 'priceAlerts', 'support'] as const;
 export { FEATURE_CHILDREN, type FeatureLogic } from './features';
 
 
@@ -140,7 +142,7 @@ function currentBalances(self: AnyActorRef): { currency: string; balances: Balan
 }
 
 /** What the trading children hear when a session starts: the user's saved pair, chart setups and trader preferences. */
-function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders', OrdersEvent] | ['chartSetup', ChartSetupEvent] | ['traderPrefs', TraderPrefsEvent] | ['priceAlerts', PriceAlertsEvent]> {
+function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders', OrdersEvent] | ['chartSetup', ChartSetupEvent] | ['traderPrefs', TraderPrefsEvent] | ['priceAlerts', PriceAlertsEvent] | ['support', SupportEvent]> {
   const { currentPair, currentTimeframe, chart_setups, keyboard_shortcuts, sounds, favourite_pairs } = user.front_settings;
   return [
     ['pairs', { type: 'pairs.sessionStarted', currentPair, currentTimeframe }],
@@ -148,6 +150,7 @@ function tradingStartEvents(user: User): Array<['pairs', PairsEvent] | ['orders'
     ['chartSetup', { type: 'chartSetup.sessionStarted', setups: chart_setups }],
     ['traderPrefs', { type: 'traderPrefs.userLoaded', shortcuts: keyboard_shortcuts, sounds, favourites: favourite_pairs }],
     ['priceAlerts', { type: 'alerts.sessionStarted' }],
+    ['support', { type: 'support.sessionStarted' }],
   ];
 }
 
@@ -185,6 +188,7 @@ export const appMachine = setup({
       chartSetup: 'chartSetup';
       traderPrefs: 'traderPrefs';
       priceAlerts: 'priceAlerts';
+      support: 'support';
     },
   },
   actors: {
@@ -211,6 +215,7 @@ export const appMachine = setup({
     chartSetup: providedLater<FeatureLogic['chartSetup']>('chartSetup'),
     traderPrefs: providedLater<FeatureLogic['traderPrefs']>('traderPrefs'),
     priceAlerts: providedLater<FeatureLogic['priceAlerts']>('priceAlerts'),
+    support: providedLater<FeatureLogic['support']>('support'),
   },
   delays: {
     featuresRetryDelay: 3_000,
@@ -377,6 +382,7 @@ export const appMachine = setup({
       enqueue.spawnChild('orders', { id: 'orders', systemId: 'orders' });
       enqueue.spawnChild('traderPrefs', { id: 'traderPrefs', systemId: 'traderPrefs' });
       enqueue.spawnChild('priceAlerts', { id: 'priceAlerts', systemId: 'priceAlerts' });
+      enqueue.spawnChild('support', { id: 'support', systemId: 'support' });
       enqueue.spawnChild('chartSetup', { id: 'chartSetup', systemId: 'chartSetup' });
     }),
     startTrading: enqueueActions(({ event, enqueue }) => {
@@ -392,6 +398,7 @@ export const appMachine = setup({
       enqueue.sendTo('orders', { type: 'orders.sessionEnded' } satisfies OrdersEvent);
       enqueue.sendTo('chartSetup', { type: 'chartSetup.sessionEnded' } satisfies ChartSetupEvent);
       enqueue.sendTo('priceAlerts', { type: 'alerts.sessionEnded' } satisfies PriceAlertsEvent);
+      enqueue.sendTo('support', { type: 'support.sessionEnded' } satisfies SupportEvent);
     }),
     refreshOrdersAfterPlacement: sendTo('orders', ({ event }): OrdersEvent => {
       assertEvent(event, 'order.placed');

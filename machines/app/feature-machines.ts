@@ -18,6 +18,7 @@ import { chartSetupMachine } from '../chart-setup/chart-setup.machine';
 import { traderPrefsMachine } from '../trader-prefs/trader-prefs.machine';
 import { priceAlertsMachine } from '../price-alerts/price-alerts.machine';
 import { profilePageMachine } from '../profile/profile-page.machine';
+import { supportMachine } from '../support/support.machine';
 
 export const FEATURE_MACHINES: FeatureLogic = {
   socket: socketMachine,
@@ -33,4 +34,5 @@ export const FEATURE_MACHINES: FeatureLogic = {
   traderPrefs: traderPrefsMachine,
   priceAlerts: priceAlertsMachine,
   profilePage: profilePageMachine,
+  support: supportMachine,
 };

@@ -21,6 +21,7 @@ import type { chartSetupMachine } from '../chart-setup/chart-setup.machine';
 import type { traderPrefsMachine } from '../trader-prefs/trader-prefs.machine';
 import type { priceAlertsMachine } from '../price-alerts/price-alerts.machine';
 import type { profilePageMachine } from '../profile/profile-page.machine';
+import type { supportMachine } from '../support/support.machine';
 
 /** The logic of every feature child, by the child's id (and systemId). */
 export interface FeatureLogic {
@@ -37,6 +38,7 @@ export interface FeatureLogic {
   traderPrefs: typeof traderPrefsMachine;
   priceAlerts: typeof priceAlertsMachine;
   profilePage: typeof profilePageMachine;
+  support: typeof supportMachine;
 }
 
 /** The feature children's ids, the keys of FeatureLogic. */
@@ -54,6 +56,7 @@ export const FEATURE_CHILDREN = [
   'traderPrefs',
   'priceAlerts',
   'profilePage',
+  'support',
 ] as const satisfies ReadonlyArray<keyof FeatureLogic>;
 
 /**

@@ -28,6 +28,8 @@ import type { OrdersEvent } from '../orders/orders.machine';
 import { PriceAlertEventSchema } from '../../contract/alerts';
 import type { PriceAlertsEvent } from '../price-alerts/price-alerts.machine';
 import type { TraderPrefsEvent } from '../trader-prefs/trader-prefs.machine';
+import { SupportUpdateEventSchema } from '../../contract/support';
+import type { SupportEvent } from '../support/support.machine';
 
 /**
  * Where each incoming socket event goes: the systemId of its owner and the event it becomes
@@ -156,6 +158,15 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
       toEvent: (payload): PriceAlertsEvent | null => {
         const parsed = v.safeParse(PriceAlertEventSchema, payload);
         return parsed.success ? { type: 'alerts.fired', alert: parsed.output.alert } : null;
+      },
+    },
+  ],
+  support_update: [
+    {
+      to: 'support',
+      toEvent: (payload): SupportEvent | null => {
+        const parsed = v.safeParse(SupportUpdateEventSchema, payload);
+        return parsed.success ? { type: 'support.updated', ticket: parsed.output.ticket, message: parsed.output.message } : null;
       },
     },
   ],

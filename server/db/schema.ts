@@ -9,5 +9,6 @@ import type { BookTables } from './tables/books';
 import type { AlertTables } from './tables/alerts';
 import type { TickChainTables } from './tables/tick-chain';
 import type { ConsoleTables } from './tables/console';
+import type { SupportTables } from './tables/support';
 
-export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables, TickChainTables, ConsoleTables {}
+export interface Database extends CoreTables, AuthTables, MarketTables, OrderTables, PaymentTables, ProfileTables, BookTables, AlertTables, TickChainTables, ConsoleTables, SupportTables {}

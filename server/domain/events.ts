@@ -30,6 +30,7 @@ export interface DomainEventMap {
   'alert.fired': { alert_id: number };
   'pairs.changed': { pair_code: string; is_active: boolean };
   'payment.polling': { transaction_id: number; polling: boolean };
+  'support.updated': { ticket_id: number; message_id: number | null };
 }
 export type DomainEventType = keyof DomainEventMap;
 

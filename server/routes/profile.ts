@@ -74,7 +74,7 @@ interface FormFile {
   data: Buffer;
 }
 
-interface FormSpec {
+export interface FormSpec {
   fileFields: readonly string[];
   textFields: readonly string[];
   maxFiles: number;
@@ -87,7 +87,7 @@ interface FormSpec {
  * Read a multipart form into memory within the spec's limits. Files are buffered (at most
  * maxFiles x maxFileBytes) because each is decoded and re-encoded before anything is stored.
  */
-async function readForm(req: FastifyRequest, spec: FormSpec): Promise<{ files: FormFile[]; fields: Record<string, string> }> {
+export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<{ files: FormFile[]; fields: Record<string, string> }> {
   if (!req.isMultipart()) throw invalid(ProfileText.notMultipart);
   const files: FormFile[] = [];
   const fields: Record<string, string> = {};
@@ -130,7 +130,7 @@ async function readForm(req: FastifyRequest, spec: FormSpec): Promise<{ files: F
 // ---- download headers -------------------------------------------------------------------------
 
 /** Headers of a user file served back: our own content type, never sniffed, never run as a page. */
-function fileHeaders(reply: FastifyReply, contentType: string, disposition: string, cache: string): FastifyReply {
+export function fileHeaders(reply: FastifyReply, contentType: string, disposition: string, cache: string): FastifyReply {
   return reply
     .type(contentType)
     .header('x-content-type-options', 'nosniff')
@@ -140,7 +140,7 @@ function fileHeaders(reply: FastifyReply, contentType: string, disposition: stri
 }
 
 /** attachment; filename="ascii fallback"; filename*=UTF-8''exact (RFC 6266 / 5987). */
-function attachment(name: string): string {
+export function attachment(name: string): string {
   const ascii = name.replace(/[^A-Za-z0-9._() -]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

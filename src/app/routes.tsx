@@ -18,6 +18,7 @@
  */
 import { createElement, lazy, startTransition, Suspense, useDeferredValue, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { SUPPORT_EMAIL } from '../features/legal/contacts';
 import { PageSpinner } from '../components';
 import { useLanguage, useT } from '../i18n';
 import { warmFormats } from '../i18n/format';
@@ -61,12 +62,13 @@ const loadProfile = () => import('../features/profile/ProfilePage');
 const AppShell = preloadablePage(() => loadShell().then((m) => m.AppShell));
 const TradingPage = preloadablePage(() => loadTrading().then((m) => m.TradingPage));
 const ProfilePage = preloadablePage(() => loadProfile().then((m) => m.ProfilePage));
+const HelpPage = lazy(() => import('../features/support/HelpPage').then((m) => ({ default: m.HelpPage })));
 const TransactionsSection = lazy(() => import('../features/transactions/TransactionsSection').then((m) => ({ default: m.TransactionsSection })));
 
 /** Routes on which the header and side menu never show. */
 export const CHROMELESS_ROUTES = ['/auth', '/register', '/reset-password', '/reset-password-code'];
 /** The signed-in routes (RequireAuth): their frame shows while the session and the features load. */
-const SIGNED_IN_ROUTES = ['/trading', '/profile'];
+const SIGNED_IN_ROUTES = ['/trading', '/profile', '/help'];
 
 function Loading() {
   const t = useT();
@@ -98,6 +100,16 @@ function RequireAuth({ preload, children }: { preload: () => Promise<unknown>; c
   if (status === 'anonymous') return <Redirect to="/auth" replace />;
   if (!featuresReady) return <Loading />;
   return <>{children}</>;
+}
+
+/** /help: the FAQ for anyone; with a session, inside the shell with the trader's tickets. */
+function HelpRoute() {
+  const status = useSessionStatus();
+  const featuresReady = useFeaturesShown();
+  if (status === 'loading') return <Loading />;
+  if (status === 'anonymous') return <HelpPage signedIn={false} supportEmail={SUPPORT_EMAIL} headerExtras={<LanguageMenu compact />} />;
+  if (!featuresReady) return <Loading />;
+  return <HelpPage signedIn supportEmail={SUPPORT_EMAIL} />;
 }
 
 function GuestOnly({ children }: { children: ReactNode }) {
@@ -165,6 +177,9 @@ export function AppRoutes() {
             {/* Features never import each other: the route places the money area's history in the profile. */}
             <ProfilePage transactions={<TransactionsSection />} />
           </RequireAuth>
+        </Route>
+        <Route path="/help">
+          <HelpRoute />
         </Route>
         <Route path="/auth">
           <GuestOnly>

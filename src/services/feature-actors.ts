@@ -13,6 +13,7 @@ import { tradingImplementations } from './trading-actors';
 import { profileImplementations } from './profile-actors';
 import { moneyImplementations } from './money-actors';
 import { traderToolsImplementations } from './trader-tools-actors';
+import { supportImplementations } from './support-actors';
 import { createSocketConnection } from './socket';
 
 export function featureImplementations(deps: ServiceDeps): FeatureLogic {
@@ -21,6 +22,7 @@ export function featureImplementations(deps: ServiceDeps): FeatureLogic {
     ...profileImplementations(deps),
     ...moneyImplementations(deps),
     ...traderToolsImplementations(deps),
+    ...supportImplementations(deps),
     // Chart setups are kept in the user's settings: the machine needs no effect of its own.
     chartSetup: chartSetupMachine,
     socket: socketMachine.provide({

@@ -22,6 +22,7 @@ import * as m013 from './013_unused_ledger_indexes';
 import * as m014 from './014_open_order_indexes';
 import * as m015 from './015_recovery_codes';
 import * as m016 from './016_operators';
+import * as m017 from './017_support';
 
 const files: Record<string, DialectMigration> = {
   '001_core': m001,
@@ -40,6 +41,7 @@ const files: Record<string, DialectMigration> = {
   '014_open_order_indexes': m014,
   '015_recovery_codes': m015,
   '016_operators': m016,
+  '017_support': m017,
 };
 
 /** The migrations for one dialect, by name (Kysely's Migrator runs them in name order). */

@@ -34,3 +34,12 @@ export async function storeRehash(trx: Trx, userId: number, passwordHash: string
 export function lockUserRow(trx: Trx, userId: number): Promise<unknown> {
   return forUpdate(trx, trx.selectFrom('users').select('id').where('id', '=', userId)).execute();
 }
+
+/** The usernames of the given users (the support inbox's trader column). */
+export async function usernamesOf(db: Trx, userIds: readonly number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (userIds.length === 0) return out;
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...new Set(userIds)]).execute();
+  for (const r of rows) out.set(Number(r.id), r.username);
+  return out;
+}

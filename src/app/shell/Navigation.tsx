@@ -2,7 +2,8 @@
  * The app's navigation, shared by the desktop sidebar and the mobile side menu: Trading, the
  * Wallet group (Deposit and Withdraw open modals, History goes to the profile transactions),
  * the Orders group (active and all orders on the trading screen), Profile, Help (a support
- * mail link), Logout, and the sections the product announces but does not offer yet, marked
+ * page at /help, with the number of tickets support answered since the trader last read them),
+ * Logout, and the sections the product announces but does not offer yet, marked
  * as coming soon (ComingSoon; the mobile menu puts it under the settings).
  *
  * One item is current at a time: History only at /profile#transactions, Profile on the rest of
@@ -13,9 +14,9 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { useLocationProperty } from 'wouter/use-browser-location';
 import { Icon, type IconName } from '../../components';
 import { useT } from '../../i18n';
-import { SUPPORT_EMAIL } from '../../features/legal/contacts';
 import { useModalControls } from '../../shared/hooks';
-import { useSessionActor } from '../../shared/runtime';
+import { useChild, useSessionActor } from '../../shared/runtime';
+import { useSelector } from '@xstate/react';
 import { MODAL_IDS } from '../../shared/modals';
 import './shell.css';
 
@@ -75,6 +76,9 @@ export function Navigation({
   const ordersView = new URLSearchParams(search).get('orders');
   const onProfile = location === '/profile';
   const historyCurrent = onProfile && hash === 'transactions';
+  const support = useChild('support');
+  const unread = useSelector(support, (s) => s?.context.unread ?? 0);
+  const helpLabel = unread > 0 ? `${t('nav.help')} (${t('support.unread_count', { count: unread })})` : t('nav.help');
 
   const item = (href: string, icon: IconName, label: string, current: boolean) => (
     <li>
@@ -120,10 +124,15 @@ export function Navigation({
       <ul className="nav-list nav-list-bottom">
         {item('/profile', 'profile', t('nav.profile'), onProfile && !historyCurrent)}
         <li>
-          <a className="nav-item" href={`mailto:${SUPPORT_EMAIL}`} title={collapsed ? t('nav.help') : undefined}>
+          <Link href="/help" className="nav-item" aria-current={location === '/help' ? 'page' : undefined} onClick={onNavigate} title={collapsed ? helpLabel : undefined} aria-label={helpLabel}>
             <Icon name="help" />
             <span className="nav-label">{t('nav.help')}</span>
-          </a>
+            {unread > 0 ? (
+              <span className="nav-count tabular" aria-hidden="true">
+                {unread}
+              </span>
+            ) : null}
+          </Link>
         </li>
         {action('logout', t('nav.logout'), () => session.send({ type: 'session.logoutRequested' }))}
       </ul>
