@@ -141,7 +141,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   const journal = new JournalService({ db, now });
 
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal };
+  return { mailer, sessions, auth, accounts, demoLogin, market, fx, cluster, orders, payments, profile, alerts, journal };
 }
 
 /** Every domain service of a running server (ctx.services). */
