@@ -26,7 +26,7 @@
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import { OrderErrorText, type Order, type OrderDirection, type TradingAccount } from '../../contract/orders';
-import { errorText, moneyParam, type ToastRequest } from '../types';
+import { errorText, moneyParam, pairParam, type ToastRequest } from '../types';
 import {
   betProblem,
   convertExpiry,
@@ -117,7 +117,7 @@ export function orderOpenedToast(order: Order): ToastRequest {
   return {
     type: 'success',
     messageKey: order.direction === 'up' ? 'trading.order_opened_up' : 'trading.order_opened_down',
-    params: { pair: order.pair_human_code, amount: moneyParam(order.amount, order.currency), time: clockTime(order.expires_at_ms) },
+    params: { pair: pairParam(order), amount: moneyParam(order.amount, order.currency), time: clockTime(order.expires_at_ms) },
   };
 }
 

@@ -434,7 +434,7 @@ describe('orders panel', () => {
     const app = startTradingApp();
     act(() => app.push('order_update', { change: 'settled', order: settled(makeOrder({ order_id: 8, amount: 10 }), 'closed_early', 6.5) }));
     const toast = app.child('toasts').getSnapshot().context.toasts[0] as { messageKey?: string; params?: Record<string, string> };
-    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: { money: 6.5, currency: 'USD' } } });
+    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 6.5, currency: 'USD' } } });
   });
 
   it('filters by account', async () => {
