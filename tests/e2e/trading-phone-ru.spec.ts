@@ -120,6 +120,9 @@ test('a phone in Russian: axe 0 on /trading, the toast says Золото, the se
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(600);
     await expect(open).toHaveCount(10);
+    // Collapsed to direction and time, so the candles stay readable; the name keeps the stake.
+    await expect(marks).toHaveAttribute('data-compact', '');
+    await expect(open.first()).toHaveAccessibleName(/10,00/);
     const visible = open;
     const chartBox = (await page.getByTestId('candle-chart').boundingBox())!;
     const placed = (await boxes(visible)).filter((b) => b.width > 0 && b.height > 0);
