@@ -181,3 +181,27 @@ export function rateVia(table: RateTable, from: string, to: string): Rate {
   const source: RateSource = legs.some((l) => l.source === 'configured') ? 'configured' : pairs.length > 0 ? 'pair' : 'base';
   return { from: f, to: t, rate: legs[1].per_usd / legs[0].per_usd, source, pairs, at: times.length ? Math.min(...times) : null };
 }
+
+/**
+ * A currency against USD from the market's live prices as the SPA holds them (the pair list and
+ * the latest price by pair code, from init_pairs / pairs_rates / price_update): the same rule as
+ * the server's rate provider (server/domain/market/fx.ts) — the latest price of the pair XXX/USD
+ * (or USD/XXX, inverted), the configured rate only where no such pair has a price. `at` is null:
+ * pairs_rates carries no price time (the server's table, with the user data, has it).
+ */
+export function usdRateFromPrices(
+  pairs: readonly { pair_code: string; pair_human_code: string }[],
+  prices: Readonly<Record<string, number>>,
+  code: string,
+): UsdRate | undefined {
+  const upper = code.toUpperCase();
+  const configured = configuredUsdRate(upper);
+  if (!configured || upper === 'USD') return configured;
+  for (const p of pairs) {
+    const price = prices[p.pair_code];
+    if (price === undefined || !(price > 0)) continue;
+    if (p.pair_human_code === `${upper}/USD`) return { per_usd: 1 / price, source: 'pair', pair: p.pair_human_code, at: null };
+    if (p.pair_human_code === `USD/${upper}`) return { per_usd: price, source: 'pair', pair: p.pair_human_code, at: null };
+  }
+  return configured;
+}

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { BalancesSchema, TimeframeSchema } from './user';
 import { CandleSchema, PairSchema, RateSchema } from './market';
-import { CurrencySchema } from './currencies';
+import { CurrencySchema, RateTableSchema } from './currencies';
 
 // ---- client -> server -------------------------------------------------------------------
 export const ProvideTokenSchema = v.object({ token: v.pipe(v.string(), v.maxLength(4096)) });
@@ -22,6 +22,8 @@ export type SelectPair = v.InferOutput<typeof SelectPairSchema>;
 export const UserdataEventSchema = v.object({
   userdata: v.object({ balances: BalancesSchema, currency_code: v.string() }),
   valuts: v.array(CurrencySchema),
+  /** Every currency against USD at the market's prices, with source and time (issue 26; absent from an older server). */
+  rates: v.optional(RateTableSchema),
 });
 export const InitValutsSchema = v.object({ valuts_data: v.array(CurrencySchema) });
 export const InitPairsSchema = v.object({ pairs: v.array(PairSchema) });

@@ -51,7 +51,20 @@ export interface PriceParam {
   price: number;
   precision: number;
 }
-export type MessageParam = string | number | MoneyParam | PriceParam;
+/**
+ * A pair for a message: the view writes its name in the reader's language (src/i18n/pair-name.ts:
+ * "Золото" for XAUUSD in Russian), so a machine never puts an English pair name into a toast.
+ */
+export interface PairParam {
+  pair_code: string;
+  pair_human_code: string;
+}
+export type MessageParam = string | number | MoneyParam | PriceParam | PairParam;
+
+/** A pair as a message parameter (the view names it in the reader's language). */
+export function pairParam(pair: PairParam): PairParam {
+  return { pair_code: pair.pair_code, pair_human_code: pair.pair_human_code };
+}
 
 /** An amount for a message: rounded toward zero to the currency's decimals, formatted by the view. */
 export function moneyParam(amount: number, currency: string): MoneyParam {

@@ -228,7 +228,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
   });
 
   // New services go above, after what they need, and into this object.
-  return { mailer, sessions, auth, accounts, demoLogin, market, cluster, orders, payments, profile, alerts, journal, backups, metrics, operators, approvals, console: consoleService, support };
+  return { mailer, sessions, auth, accounts, demoLogin, market, fx, cluster, orders, payments, profile, alerts, journal, backups, metrics, operators, approvals, console: consoleService, support };
 }
 
 /** Every domain service of a running server (ctx.services). */

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { EventObject } from 'xstate';
-import { CurrencySchema } from '../../contract/currencies';
+import { CurrencySchema, RateTableSchema } from '../../contract/currencies';
 import { PairStatusSchema } from '../../contract/market';
 import { BalancesSchema } from '../../contract/user';
 import { DocumentStatusUpdateEventSchema } from '../../contract/profile';
@@ -46,6 +46,7 @@ export interface SocketRoute {
 const UserdataPayload = v.object({
   userdata: v.object({ balances: BalancesSchema }),
   valuts: v.optional(v.array(CurrencySchema)),
+  rates: v.optional(RateTableSchema),
 });
 const UpdateBalancesPayload = v.object({ balances: BalancesSchema });
 const InitValutsPayload = v.object({ valuts_data: v.array(CurrencySchema) });
@@ -215,6 +216,14 @@ export const SOCKET_ROUTES: Record<string, SocketRoute[]> = {
       toEvent: (payload): BalanceEvent | null => {
         const parsed = v.safeParse(UserdataPayload, payload);
         return parsed.success && parsed.output.valuts ? { type: 'balance.currenciesReceived', currencies: parsed.output.valuts } : null;
+      },
+    },
+    {
+      // The market's rates (issue 26): balances compared at the platform's prices.
+      to: 'balance',
+      toEvent: (payload): BalanceEvent | null => {
+        const parsed = v.safeParse(UserdataPayload, payload);
+        return parsed.success && parsed.output.rates ? { type: 'balance.ratesReceived', rates: parsed.output.rates } : null;
       },
     },
     {

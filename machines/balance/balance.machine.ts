@@ -4,7 +4,9 @@
  * Lifecycle: long-lived, spawned by the app. It is fed by the app: `balance.userLoaded` when a
  * session starts (balances plus the section 4 default-currency rule), `balance.balancesReceived`
  * from me / userdata / update_balances, `balance.currenciesReceived` from the socket, and
- * `balance.cleared` on logout. The user's choices (`balance.currencyChosen`,
+ * `balance.cleared` on logout. `balance.ratesReceived` (the server's rate table with the
+ * userdata) sets the rates balances are compared at; while the currency or type was derived
+ * (none saved) and the user has not chosen, the default is derived again at those rates. The user's choices (`balance.currencyChosen`,
  * `balance.typeChosen`) apply at once and go to the parent as `settings.changed` so the
  * session saves them; once saved (`balance.settingsSaved`, from the app) `savedNote` holds the
  * spec's success message, which the balance panel shows beside the control (issue 26: not a
@@ -12,8 +14,8 @@
  * `toast.requested` (a locale key, or the server's text on failure).
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
-import { CURRENCIES, DEFAULT_CURRENCY, type Currency } from '../../contract/currencies';
-import type { BalanceType, Balances, User } from '../../contract/user';
+import { CURRENCIES, DEFAULT_CURRENCY, type Currency, type RateTable } from '../../contract/currencies';
+import type { BalanceType, Balances, FrontSettings, User } from '../../contract/user';
 import { ErrorText } from '../../contract/envelope';
 import { errorText, type SettingsPatch, type ToastRequest } from '../types';
 import { defaultCurrencyChoice } from './default-currency';
@@ -28,12 +30,17 @@ export interface BalanceContext {
   balanceType: BalanceType;
   /** The success message of the last saved choice, shown beside its control; null when none. */
   savedNote: 'settings.currency_saved' | 'settings.balance_type_saved' | null;
+  /** The market's rates against USD (the server's table; empty: the configured rates). */
+  rates: RateTable;
+  /** The user's saved choice while the shown one was derived (something unsaved) and not yet chosen; else null. */
+  derivedFrom: Pick<FrontSettings, 'current_currency' | 'balance_type'> | null;
 }
 
 export type BalanceEvent =
   | { type: 'balance.userLoaded'; user: User }
   | { type: 'balance.balancesReceived'; balances: Balances }
   | { type: 'balance.currenciesReceived'; currencies: Currency[] }
+  | { type: 'balance.ratesReceived'; rates: RateTable }
   | { type: 'balance.currencyChosen'; currency: string }
   | { type: 'balance.typeChosen'; balanceType: BalanceType }
   | { type: 'balance.demoResetRequested'; currency: string }
@@ -74,8 +81,21 @@ export const balanceMachine = setup({
   actions: {
     applyUser: assign(({ context, event }) => {
       assertEvent(event, 'balance.userLoaded');
-      const choice = defaultCurrencyChoice(event.user, context.currencies);
-      return { balances: event.user.balances, selectedCurrency: choice.currency, balanceType: choice.balanceType };
+      const choice = defaultCurrencyChoice(event.user, context.currencies, context.rates);
+      const saved = event.user.front_settings;
+      const derived = saved.current_currency === null || saved.balance_type === null || choice.currency !== saved.current_currency;
+      return {
+        balances: event.user.balances,
+        selectedCurrency: choice.currency,
+        balanceType: choice.balanceType,
+        derivedFrom: derived ? { current_currency: saved.current_currency, balance_type: saved.balance_type } : null,
+      };
+    }),
+    assignRates: assign(({ context, event }) => {
+      assertEvent(event, 'balance.ratesReceived');
+      if (context.derivedFrom === null) return { rates: event.rates };
+      const choice = defaultCurrencyChoice({ balances: context.balances, front_settings: context.derivedFrom }, context.currencies, event.rates);
+      return { rates: event.rates, selectedCurrency: choice.currency, balanceType: choice.balanceType };
     }),
     assignBalances: assign(({ event }) => {
       assertEvent(event, 'balance.balancesReceived');
@@ -87,18 +107,18 @@ export const balanceMachine = setup({
     }),
     assignCurrency: assign(({ event }) => {
       assertEvent(event, 'balance.currencyChosen');
-      return { selectedCurrency: event.currency, savedNote: null };
+      return { selectedCurrency: event.currency, savedNote: null, derivedFrom: null };
     }),
     assignType: assign(({ event }) => {
       assertEvent(event, 'balance.typeChosen');
-      return { balanceType: event.balanceType, savedNote: null };
+      return { balanceType: event.balanceType, savedNote: null, derivedFrom: null };
     }),
     assignSavedNote: assign(({ event }) => {
       assertEvent(event, 'balance.settingsSaved');
       return { savedNote: event.patch.current_currency !== undefined ? 'settings.currency_saved' : 'settings.balance_type_saved' };
     }),
     applyDemoReset: assign(({ context }, output: ResetDemoOutput) => ({ balances: applyNewDemoBalances(context.balances, output.new_balance) })),
-    clear: assign({ balances: {}, selectedCurrency: DEFAULT_CURRENCY, balanceType: DEFAULT_BALANCE_TYPE, savedNote: null }),
+    clear: assign({ balances: {}, selectedCurrency: DEFAULT_CURRENCY, balanceType: DEFAULT_BALANCE_TYPE, savedNote: null, derivedFrom: null }),
     notifyCurrencyChosen: sendParent(({ event }): BalanceParentEvent => {
       assertEvent(event, 'balance.currencyChosen');
       return { type: 'settings.changed', patch: { current_currency: event.currency } };
@@ -140,12 +160,18 @@ export const balanceMachine = setup({
     selectedCurrency: DEFAULT_CURRENCY,
     balanceType: DEFAULT_BALANCE_TYPE,
     savedNote: null,
+    rates: {},
+    derivedFrom: null,
   },
   initial: 'idle',
   on: {
     'balance.userLoaded': { actions: 'applyUser' },
     'balance.balancesReceived': { actions: 'assignBalances' },
     'balance.currenciesReceived': { actions: 'assignCurrencies' },
+    'balance.ratesReceived': {
+      description: 'The market rates (with the userdata): a default the user has not chosen is derived again at them.',
+      actions: 'assignRates',
+    },
     'balance.currencyChosen': {
       guard: 'isCurrencyChange',
       description: 'Choosing the currency already shown saves nothing.',

@@ -37,7 +37,7 @@ import { assign, fromPromise, sendParent, setup } from 'xstate';
 import { CLOSE_QUOTE_VALID_MS, type CloseQuote, type Order, type OrderDetails } from '../../contract/orders';
 import { findCurrency } from '../../contract/currencies';
 import { fromMinor, mulDivFloor, toMinor } from '../../contract/money';
-import { errorText, moneyParam, type ToastRequest } from '../types';
+import { errorText, moneyParam, pairParam, type ToastRequest } from '../types';
 
 export interface OrderCloseInput {
   orderId: number;
@@ -132,7 +132,7 @@ export const orderCloseMachine = setup({
       toast: {
         type: 'success',
         messageKey: 'orders.order_closed_successfully',
-        params: { pair: params.order.pair_human_code, amount: moneyParam(params.order.payout ?? 0, params.order.currency) },
+        params: { pair: pairParam(params.order), amount: moneyParam(params.order.payout ?? 0, params.order.currency) },
       },
     })),
     notifyClosing: sendParent(({ context }): OrderCloseParentEvent => ({ type: 'order.closeRequested', orderId: context.orderId })),

@@ -161,11 +161,17 @@ export function stepAmount(text: string, currencyCode: string, direction: 1 | -1
   return amountText(clamp(snapped, min, max), currency);
 }
 
-/** "Nice" quick amounts for a currency: 10, 25, 50, 100 of its USD-equivalent scale. */
-export function stakePresets(currencyCode: string): string[] {
+/**
+ * "Nice" quick amounts for a currency: 10, 25, 50, 100 of its USD-equivalent scale, the scale a
+ * power of ten read from `perUsd` (units of the currency per 1 USD at the platform's live prices:
+ * contract/currencies.ts usdRateFromPrices; the configured rate only where no pair has a price),
+ * so the figures stay round in the account currency (e.g. 0.0001 .. 0.001 BTC near $94k).
+ */
+export function stakePresets(currencyCode: string, perUsd?: number): string[] {
   const currency = findCurrency(currencyCode);
   if (!currency) return [];
-  const scale = 10 ** Math.round(Math.log10(currency.rate));
+  const rate = perUsd !== undefined && perUsd > 0 && Number.isFinite(perUsd) ? perUsd : currency.rate;
+  const scale = 10 ** Math.round(Math.log10(rate));
   const min = minBetMinor(currency);
   const max = maxBetMinor(currency);
   return [10, 25, 50, 100]
@@ -175,8 +181,8 @@ export function stakePresets(currencyCode: string): string[] {
 }
 
 /** The amount a currency starts with: its first preset (else its minimum bet). */
-export function firstPreset(currencyCode: string): string {
-  const presets = stakePresets(currencyCode);
+export function firstPreset(currencyCode: string, perUsd?: number): string {
+  const presets = stakePresets(currencyCode, perUsd);
   if (presets[0] !== undefined) return presets[0];
   const currency = findCurrency(currencyCode);
   return currency ? amountText(minBetMinor(currency), currency) : '10';

@@ -26,7 +26,7 @@
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import { OrderErrorText, type Order, type OrderDirection, type TradingAccount } from '../../contract/orders';
-import { errorText, moneyParam, type ToastRequest } from '../types';
+import { errorText, moneyParam, pairParam, type ToastRequest } from '../types';
 import {
   betProblem,
   convertExpiry,
@@ -75,7 +75,8 @@ export type OrderPlacementEvent =
   /** Seconds / minutes: the same bet time in the other unit. */
   | { type: 'orderPlacement.expiryUnitChanged'; unit: ExpiryUnit }
   /** The account currency is now `currency`; the amount restarts at its first preset. */
-  | { type: 'orderPlacement.currencyChanged'; currency: string }
+  /** `perUsd`: the currency's units per USD at the live prices (bet-rules.ts stakePresets), when the feed has one. */
+  | { type: 'orderPlacement.currencyChanged'; currency: string; perUsd?: number }
   | { type: 'orderPlacement.placeRequested'; direction: OrderDirection; setup: TradeSetup };
 
 /** POST /api/v2/orders as the createOrder actor receives it. */
@@ -116,7 +117,7 @@ export function orderOpenedToast(order: Order): ToastRequest {
   return {
     type: 'success',
     messageKey: order.direction === 'up' ? 'trading.order_opened_up' : 'trading.order_opened_down',
-    params: { pair: order.pair_human_code, amount: moneyParam(order.amount, order.currency), time: clockTime(order.expires_at_ms) },
+    params: { pair: pairParam(order), amount: moneyParam(order.amount, order.currency), time: clockTime(order.expires_at_ms) },
   };
 }
 
@@ -148,7 +149,7 @@ export const orderPlacementMachine = setup({
     }),
     assignCurrency: assign(({ event }) => {
       assertEvent(event, 'orderPlacement.currencyChanged');
-      return { currency: event.currency, amount: firstPreset(event.currency), problem: null };
+      return { currency: event.currency, amount: firstPreset(event.currency, event.perUsd), problem: null };
     }),
     stepAmount: assign(({ context, event }) => {
       assertEvent(event, 'orderPlacement.amountStepped');

@@ -32,7 +32,7 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { ORDERS_PAGE_DEFAULT, type Order, type OrderListResponse, type Pagination } from '../../contract/orders';
 import { findCurrency } from '../../contract/currencies';
-import { errorText, moneyParam, type ToastRequest } from '../types';
+import { errorText, moneyParam, pairParam, type ToastRequest } from '../types';
 
 export type OrdersTab = 'active' | 'all';
 export type AccountFilter = 'all' | 'real' | 'demo';
@@ -155,7 +155,7 @@ export function settledToast(order: Order): ToastRequest | null {
 }
 
 function settledToastText(order: Order): ToastRequest | null {
-  const pair = order.pair_human_code;
+  const pair = pairParam(order);
   const stake = moneyParam(order.amount, order.currency);
   switch (order.result) {
     case 'won':

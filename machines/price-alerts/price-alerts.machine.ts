@@ -19,7 +19,7 @@
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import type { AlertDirection, PriceAlert } from '../../contract/alerts';
 import type { ToastRequest } from '../types';
-import { errorText } from '../types';
+import { errorText, pairParam } from '../types';
 
 export interface CreateAlertRequest {
   pairCode: string;
@@ -77,7 +77,7 @@ export function firedToast(alert: PriceAlert): ToastRequest {
     type: 'warning',
     messageKey: alert.direction === 'above' ? 'alerts.fired_above' : 'alerts.fired_below',
     params: {
-      pair: alert.pair_human_code,
+      pair: pairParam(alert),
       level: { price: alert.price, precision: alert.precision },
       price: { price: alert.fired_price ?? alert.price, precision: alert.precision },
     },

@@ -65,7 +65,9 @@ export function coreModule(): ServerModule {
             const userId = await sessions.authenticate(socket, payload.token);
             if (userId === null) return socket.emit('error_message', { event: 'get_userdata', message: ErrorText.unauthorized });
             const userdata = await accounts.userdata(userId);
-            if (userdata) socket.emit('userdata', { userdata, valuts: [...CURRENCIES] });
+            // With the market's rate table (fx.ts: source and time per currency), so the SPA compares
+            // balances in different currencies at the platform's prices (machines/balance/default-currency.ts).
+            if (userdata) socket.emit('userdata', { userdata, valuts: [...CURRENCIES], rates: ctx.services.fx.table() });
           }),
         );
 

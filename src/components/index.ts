@@ -5,6 +5,7 @@
 export { Button, IconButton, type ButtonProps, type ButtonVariant, type ButtonSize, type IconButtonProps } from './Button';
 export { CheckboxField, type CheckboxFieldProps } from './CheckboxField';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
+export { DateField, type DateFieldProps } from './DateField';
 export { DateTime, type DateTimeProps } from './DateTime';
 export { BottomSheet, Drawer, type DrawerProps } from './Drawer';
 export { EmptyState, type EmptyStateProps } from './EmptyState';

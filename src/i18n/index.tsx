@@ -27,13 +27,17 @@ import {
   type MoneyFormatOptions,
 } from './format';
 import { serverTextKey } from './server-texts';
+import { pairDisplayName } from './pair-name';
 
 export type Messages = { [key: string]: string | Messages };
 /**
  * `{money, currency}` is formatted as money in the language ("$10.00", "10,00 $"), `{price,
  * precision}` as a price with the pair's decimals ("94,788.45", "94 788,45").
  */
-export type TranslateParams = Record<string, string | number | { money: number; currency: string } | { price: number; precision: number }>;
+export type TranslateParams = Record<
+  string,
+  string | number | { money: number; currency: string } | { price: number; precision: number } | { pair_code: string; pair_human_code: string }
+>;
 export type TFunction = (key: string, params?: TranslateParams) => string;
 
 export const FALLBACK_LANGUAGE = 'en';
@@ -56,11 +60,15 @@ function lookup(table: Messages | undefined, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** Parameters as text: money and prices formatted in the language, the rest as they are. */
-function formatParams(params: TranslateParams, language: string): Record<string, string | number> {
+/**
+ * Parameters as text: money and prices formatted in the language, a pair named in it
+ * (`pairName`: pair-name.ts), the rest as they are.
+ */
+function formatParams(params: TranslateParams, language: string, pairName: (pair: { pair_code: string; pair_human_code: string }) => string): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(params)) {
     if (typeof value !== 'object' || value === null) out[name] = value;
+    else if ('pair_code' in value) out[name] = pairName(value);
     else out[name] = 'money' in value ? formatMoney(value.money, value.currency, language) : formatPrice(value.price, value.precision, language);
   }
   return out;
@@ -93,7 +101,7 @@ export function createI18n(
   };
 
   function translate(language: string, key: string, raw?: TranslateParams): string {
-    const params = raw && formatParams(raw, language);
+    const params = raw && formatParams(raw, language, (pair) => pairDisplayName((k) => translate(language, k), pair));
     if (lookup(locales[language], key) !== undefined) return r.t(key, params, language);
     if (language !== fallback && lookup(locales[fallback], key) !== undefined) {
       // A language whose table is not loaded yet (appI18n loads them on demand) is not missing keys.

@@ -42,6 +42,11 @@ describe('bet panel helpers', () => {
     expect(stakePresets('USD')).toEqual(['10', '25', '50', '100']);
     expect(stakePresets('JPY')).toEqual(['1000', '2500', '5000', '10000']);
     expect(stakePresets('BTC')).toEqual(['0.0001', '0.00025', '0.0005', '0.001']);
+    // Issue 26: the scale comes from the live rate when there is one (BTC at $9,000: 0.001 .. 0.01,
+    // not the configured ~$64.5k's 0.0001 .. 0.001), the configured rate only without one.
+    expect(stakePresets('BTC', 1 / 9_000)).toEqual(['0.001', '0.0025', '0.005', '0.01']);
+    expect(stakePresets('JPY', 1_000)).toEqual(['10000', '25000', '50000', '100000']);
+    expect(stakePresets('USD', Number.NaN)).toEqual(['10', '25', '50', '100']);
   });
 
   it('steps and converts the bet time', () => {
@@ -311,6 +316,19 @@ describe('orders panel', () => {
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
   });
 
+  it('values the live estimate of an order in another currency at the live rate, not the configured one (issue 26)', async () => {
+    // A EUR stake on BTC/USD, placed at EUR/USD 1.16: the server's currency_amount is stake /
+    // (open x EUR per USD at the market). BTC up 1 % is +EUR 1.00 at the feed's EUR/USD; the
+    // configured 0.92 EUR per USD would have shown +EUR 7.78.
+    const order = makeOrder({ order_id: 7, pair_code: 'BTCUSD', pair: 'BTCUSD', pair_human_code: 'BTC/USD', currency: 'EUR', amount: 100, amount_in_user_currency: 100, open_price: 90_000, currency_amount: 100 / (90_000 / 1.16), expires_at_ms: Date.now() + 60_000 });
+    const app = startTradingApp({ listOrders: () => Promise.resolve(page([order])) });
+    app.feedPairs(PAIRS, { EURUSD: 1.16, BTCUSD: 90_900 });
+    app.render(<OrdersPanel headingId="orders-title" />);
+    const list = await screen.findByRole('list');
+    fireEvent.click(within(list).getByRole('button', { name: /BTC\/USD Up/ }));
+    expect(list.querySelector('.order-estimate')?.textContent).toBe('+€1.00');
+  });
+
   it('shows open orders with a countdown, a progress bar and the live estimate, and closed ones with their result', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
@@ -416,7 +434,7 @@ describe('orders panel', () => {
     const app = startTradingApp();
     act(() => app.push('order_update', { change: 'settled', order: settled(makeOrder({ order_id: 8, amount: 10 }), 'closed_early', 6.5) }));
     const toast = app.child('toasts').getSnapshot().context.toasts[0] as { messageKey?: string; params?: Record<string, string> };
-    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: { money: 6.5, currency: 'USD' } } });
+    expect(toast).toMatchObject({ messageKey: 'orders.settled_closed_early', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 6.5, currency: 'USD' } } });
   });
 
   it('filters by account', async () => {

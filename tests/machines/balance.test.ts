@@ -34,6 +34,7 @@ const events: AnyEventObject[] = [
   { type: 'balance.settingsSaved', patch: { current_currency: 'EUR' } },
   { type: 'balance.settingsSaved', patch: { balance_type: 'RealBalance' } },
   { type: 'balance.settingsSaved', patch: { theme: 'light' } },
+  { type: 'balance.ratesReceived', rates: { EUR: { per_usd: 0.86, source: 'pair', pair: 'EUR/USD', at: 1 } } },
 ];
 
 const model: PathModel = {
@@ -70,6 +71,36 @@ describe('default currency rule (spec section 4)', () => {
   it.each(cases)('%s', (_, balances, settings, currency, balanceType) => {
     const user = makeUser({ balances, front_settings: settings });
     expect(defaultCurrencyChoice(user)).toEqual({ currency, balanceType });
+  });
+});
+
+describe('default currency at the market rates (issue 26)', () => {
+  const rate = (per_usd: number, pair: string) => ({ per_usd, source: 'pair' as const, pair, at: 1_800_000_000_000 });
+  // 100 USD against 92 EUR: equal at the configured 0.92 EUR per USD (USD wins the tie), but EUR
+  // is worth more at the market's EUR/USD 1.16 (92 EUR = $106.7).
+  const balances = { USD: { RealBalance: 100, DemoBalance: 0 }, EUR: { RealBalance: 92, DemoBalance: 0 } };
+
+  it('compares balances at the rate table, not the configured rates', () => {
+    const user = makeUser({ balances, front_settings: {} });
+    expect(defaultCurrencyChoice(user).currency).toBe('USD');
+    expect(defaultCurrencyChoice(user, CURRENCIES, { EUR: rate(1 / 1.16, 'EUR/USD') })).toEqual({ currency: 'EUR', balanceType: 'RealBalance' });
+  });
+
+  it('derives an unsaved default again when the rates arrive, but never overrides a choice', () => {
+    const { actor } = startUnderParent(balanceMachine);
+    actor.send({ type: 'balance.userLoaded', user: makeUser({ balances, front_settings: {} }) });
+    expect(actor.getSnapshot().context.selectedCurrency).toBe('USD');
+    actor.send({ type: 'balance.ratesReceived', rates: { EUR: rate(1 / 1.16, 'EUR/USD') } });
+    expect(actor.getSnapshot().context.selectedCurrency).toBe('EUR');
+    actor.send({ type: 'balance.currencyChosen', currency: 'USD' });
+    actor.send({ type: 'balance.ratesReceived', rates: { EUR: rate(1 / 1.2, 'EUR/USD') } });
+    expect(actor.getSnapshot().context.selectedCurrency).toBe('USD');
+
+    // Saved settings are never re-derived.
+    const saved = startUnderParent(balanceMachine).actor;
+    saved.send({ type: 'balance.userLoaded', user: makeUser({ balances, front_settings: { current_currency: 'USD', balance_type: 'RealBalance' } }) });
+    saved.send({ type: 'balance.ratesReceived', rates: { EUR: rate(1 / 1.16, 'EUR/USD') } });
+    expect(saved.getSnapshot().context.selectedCurrency).toBe('USD');
   });
 });
 

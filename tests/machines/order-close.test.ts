@@ -92,7 +92,7 @@ describe('closing an order', () => {
     expect(isClosedElsewhere(actor.getSnapshot().context)).toBe(false);
     expect(parentEvents.filter((e) => !e.type.startsWith('xstate.done.actor'))).toEqual([
       { type: 'order.closeRequested', orderId: 42 },
-      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.order_closed_successfully', params: { pair: 'EUR/USD', amount: { money: 181.34, currency: 'USD' } } } },
+      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.order_closed_successfully', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 181.34, currency: 'USD' } } } },
       { type: 'order.closed', order: closedEarly },
     ]);
   });

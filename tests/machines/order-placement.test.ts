@@ -140,7 +140,7 @@ describe('placing an order', () => {
     expect(parentEvents).toEqual([
       {
         type: 'toast.requested',
-        toast: { type: 'success', messageKey: 'trading.order_opened_down', params: { pair: 'EUR/USD', amount: { money: 12.5, currency: 'USD' }, time: clockTime(order.expires_at_ms) } },
+        toast: { type: 'success', messageKey: 'trading.order_opened_down', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 12.5, currency: 'USD' }, time: clockTime(order.expires_at_ms) } },
       },
       { type: 'order.placed', order },
     ]);

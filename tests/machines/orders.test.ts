@@ -128,13 +128,13 @@ describe('orders helpers', () => {
     expect(settledToast(settled(order, 'won', 19.2))).toEqual({
       type: 'success',
       messageKey: 'orders.settled_won',
-      params: { pair: 'EUR/USD', amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } },
+      params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } },
       settlement: { currency: 'USD', netMinor: 920 },
     });
     expect(settledToast(settled(order, 'lost', 0))).toEqual({
       type: 'info',
       messageKey: 'orders.settled_lost',
-      params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } },
+      params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 10, currency: 'USD' } },
       settlement: { currency: 'USD', netMinor: -1000 },
     });
     expect(settledToast(settled(order, 'tie', 10))?.settlement).toEqual({ currency: 'USD', netMinor: 0 });
@@ -143,7 +143,7 @@ describe('orders helpers', () => {
     expect(settledToast(settled(order, 'closed_early', 4.1))).toEqual({
       type: 'info',
       messageKey: 'orders.settled_closed_early',
-      params: { pair: 'EUR/USD', amount: { money: 4.1, currency: 'USD' } },
+      params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 4.1, currency: 'USD' } },
       settlement: { currency: 'USD', netMinor: -590 },
     });
     expect(settledToast(order)).toBeNull();
@@ -236,7 +236,7 @@ describe('orders behaviour', () => {
     // Kept for the chart's win/loss marker (issue 26).
     expect(actor.getSnapshot().context.settled).toEqual([settled(a, 'lost', 0)]);
     expect(requests).toHaveLength(6);
-    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_lost', params: { pair: 'EUR/USD', amount: { money: 10, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: -1000 } } }]);
+    expect(parentEvents).toEqual([{ type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_lost', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 10, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: -1000 } } }]);
 
     actor.send({ type: 'orders.sessionEnded' });
     expect(actor.getSnapshot().value).toBe('signedOut');
@@ -261,7 +261,7 @@ describe('orders behaviour', () => {
     await flush();
     expect(lookups).toEqual([[1]]);
     expect(parentEvents).toEqual([
-      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.settled_won', params: { pair: 'EUR/USD', amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: 920 } } },
+      { type: 'toast.requested', toast: { type: 'success', messageKey: 'orders.settled_won', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 19.2, currency: 'USD' }, profit: { money: 9.2, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: 920 } } },
     ]);
     expect(actor.getSnapshot().context).toMatchObject({ open: [b], unconfirmed: [] });
     expect(actor.getSnapshot().matches({ signedIn: { openOrders: 'watching' } })).toBe(true);
@@ -340,7 +340,7 @@ describe('orders behaviour', () => {
     expect(parentEvents).toEqual([]);
     actor.send({ type: 'orders.orderUpdated', change: 'settled', order: settled(b, 'closed_early', 12.5) });
     expect(parentEvents).toEqual([
-      { type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair: 'EUR/USD', amount: { money: 12.5, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: 250 } } },
+      { type: 'toast.requested', toast: { type: 'info', messageKey: 'orders.settled_closed_early', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, amount: { money: 12.5, currency: 'USD' } }, settlement: { currency: 'USD', netMinor: 250 } } },
     ]);
   });
 });

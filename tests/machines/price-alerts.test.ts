@@ -139,7 +139,7 @@ describe('priceAlerts', () => {
       [2, null],
       [1, fired.fired_at_ms],
     ]);
-    expect(firedToast(fired)).toEqual({ type: 'warning', messageKey: 'alerts.fired_above', params: { pair: 'EUR/USD', level: { price: 1.1625, precision: 5 }, price: { price: 1.16251, precision: 5 } }, duration: 10_000 });
+    expect(firedToast(fired)).toEqual({ type: 'warning', messageKey: 'alerts.fired_above', params: { pair: { pair_code: 'EURUSD', pair_human_code: 'EUR/USD' }, level: { price: 1.1625, precision: 5 }, price: { price: 1.16251, precision: 5 } }, duration: 10_000 });
   });
 
   it('an alert whose firing arrives before the answer that lists it stays fired', async () => {

@@ -13,7 +13,7 @@ import { configuredFx, marketFx } from '../../server/domain/market/fx';
 import type { Pair } from '../../contract/market';
 import type { Tick } from '../../server/domain/market/types';
 import { worstCaseUsdMinor } from '../../server/domain/orders/exposure';
-import type { TestServer } from '../support/server';
+import { nextEvent, type TestServer } from '../support/server';
 import { auditLedgerAfterEach } from '../support/ledger-audit';
 import { deposit, newUser, startMoneyServer } from './payments-support';
 
@@ -159,5 +159,26 @@ describe('a real server converts at its own market prices', () => {
     const btcResult = v.parse(DepositResultSchema, btc.body.data);
     within(btcResult.amount_payment_currency, 100 / price('BTCUSD'));
     expect(btcResult.amount_payment_currency).toBeGreaterThan(0.0009); // not the configured ~$64.5k per BTC's 0.00155
+  });
+
+  it('sends its rate table with the user data, and values an order stake at the market rate (not the configured one)', async () => {
+    await ticked();
+    const u = await newUser(server, 'EUR');
+    const socket = await server.socket();
+    const answer = nextEvent<{ rates?: Record<string, { per_usd: number; source: string; pair: string | null; at: number | null }> }>(socket, 'userdata');
+    socket.emit('get_userdata', { token: u.token });
+    const { rates } = await answer;
+    socket.disconnect();
+    expect(rates?.EUR).toMatchObject({ source: 'pair', pair: 'EUR/USD' });
+    expect(typeof rates?.EUR.at).toBe('number');
+    within(1 / rates!.EUR.per_usd, price('EURUSD'));
+    expect(rates?.USDT.source).toBe('configured');
+
+    const placed = await server.api('POST', '/api/v2/orders', { pair_code: 'BTCUSD', direction: 'up', amount: 50, currency: 'EUR', trading_account: 'DemoAccount', expiry: 60 }, u.token);
+    expect(placed.status).toBe(201);
+    const o = (placed.body.data as { order: { amount: number; open_price: number; currency_amount: number } }).order;
+    // currency_amount = stake / (open price x the currency's units per USD): at the market's EUR/USD, not the configured 0.92.
+    within(o.currency_amount, o.amount / (o.open_price * (1 / price('EURUSD'))), 0.002);
+    expect(Math.abs(o.currency_amount / (o.amount / (o.open_price * findCurrency('EUR')!.rate)) - 1)).toBeGreaterThan(0.01);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  compactLabels,
   countdownText,
   exitPrice,
   exitTimeMs,
@@ -160,5 +161,17 @@ describe('fired alert toast', () => {
     });
     expect(i18n.translate('en', toast.messageKey!, toast.params)).toBe('BTC/USD is above 94,700.00: the price is 94,788.45');
     expect(i18n.translate('ru', toast.messageKey!, toast.params)).toMatch(/^BTC\/USD выше 94\s700,00: цена 94\s788,45$/u);
+  });
+});
+
+describe('compactLabels (issue 26: ten orders on a phone chart)', () => {
+  it('collapses when full labels would cover more than a fifth of the pane, never on a roomy chart', () => {
+    // A 390x844 phone's pane is about 300x380: ten full labels would cover ~29 %.
+    expect(compactLabels(10, 300, 380)).toBe(true);
+    expect(compactLabels(3, 300, 380)).toBe(false);
+    // A desktop pane of 1000x600 keeps ten full labels.
+    expect(compactLabels(10, 1000, 600)).toBe(false);
+    expect(compactLabels(0, 300, 380)).toBe(false);
+    expect(compactLabels(5, 0, 0)).toBe(false);
   });
 });

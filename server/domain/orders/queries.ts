@@ -23,7 +23,7 @@ import { findOwnOrder, pageOfUserOrders, type UserOrderFilter } from './reposito
 import { ledgerAccount, toWireOrder, type OrderRow } from './wire';
 
 export function wire(deps: OrdersDeps, row: OrderRow): Order {
-  return toWireOrder(row, row.status === 'open' ? deps.market.latestTick(row.pair_code) : undefined);
+  return toWireOrder(row, row.status === 'open' ? deps.market.latestTick(row.pair_code) : undefined, deps.fx.perUsd(row.currency));
 }
 
 /** One order of its owner; another user's order or an unknown id is 404 Order not found. */

@@ -49,11 +49,16 @@ export function outcomeOf(direction: OrderDirection, open: number, close: number
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** The wire order; `latest` is the pair's newest tick (current_price of an open order). */
-export function toWireOrder(row: OrderRow, latest: Tick | undefined): Order {
+/**
+ * The wire order; `latest` is the pair's newest tick (current_price of an open order); `perUsd`
+ * the order currency's units per 1 USD at the platform's prices (deps.fx, server/domain/market/fx.ts:
+ * the market's latest price where a pair exists, the configured rate only where none does), for
+ * the spec's currency_amount.
+ */
+export function toWireOrder(row: OrderRow, latest: Tick | undefined, perUsd: number): Order {
   const currency = findCurrency(row.currency);
   const decimals = currency?.decimals ?? 2;
-  const rate = currency?.rate ?? 1;
+  const rate = perUsd > 0 && Number.isFinite(perUsd) ? perUsd : (currency?.rate ?? 1);
   const stake = Number(row.stake);
   const open = Number(row.open_price);
   const closed = row.status === 'closed';

@@ -19,7 +19,7 @@ import { personalDataPatch, personalFormSchema, personalFormValues, type Persona
 import { Button, cx, Icon, InfoChip, SkeletonText } from '../../components';
 import { useLanguage, useT } from '../../i18n';
 import { validateForm } from '../../shared/forms';
-import { FormCheckboxField, FormSelectField, FormTextField, translateText } from '../../shared/form-fields';
+import { FormCheckboxField, FormDateField, FormSelectField, FormTextField, translateText } from '../../shared/form-fields';
 import { browserTimeZone, useCountryChoices, useTimeZoneChoices } from './hooks';
 
 type ProfileActor = ActorRefFrom<typeof profileMachine>;
@@ -89,7 +89,7 @@ function PersonalForm({ actor, profile }: { actor: ProfileActor; profile: Profil
               )}
             </Field>
             <Field name="birthday">
-              {(field, props) => <FormTextField {...props} field={field} type="date" label={t('profile.personal.birthday')} max={todayIso()} autoComplete="bday" serverError={serverError('birthday')} />}
+              {(field, props) => <FormDateField {...props} field={field} label={t('profile.personal.birthday')} max={todayIso()} autoComplete="bday" serverError={serverError('birthday')} />}
             </Field>
             <Field name="gender">
               {(field, props) => (
@@ -174,7 +174,7 @@ function PersonalForm({ actor, profile }: { actor: ProfileActor; profile: Profil
               {(field, props) => <FormTextField {...props} field={field} label={t('profile.personal.passport_issued_by')} maxLength={200} autoComplete="off" serverError={serverError('passport_issued_by')} />}
             </Field>
             <Field name="passport_issue_date">
-              {(field, props) => <FormTextField {...props} field={field} type="date" label={t('profile.personal.passport_issue_date')} max={todayIso()} serverError={serverError('passport_issue_date')} />}
+              {(field, props) => <FormDateField {...props} field={field} label={t('profile.personal.passport_issue_date')} max={todayIso()} serverError={serverError('passport_issue_date')} />}
             </Field>
           </div>
         </fieldset>

@@ -15,7 +15,7 @@
  */
 import { useId, useLayoutEffect, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
-import { findCurrency } from '../../../contract/currencies';
+import { findCurrency, usdRateFromPrices } from '../../../contract/currencies';
 import type { OrderDirection } from '../../../contract/orders';
 import { selectBalance } from '../../../machines/balance/balance.machine';
 import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
@@ -55,13 +55,19 @@ export function BetPanel({ compact = false, ordersButton }: { compact?: boolean;
   const balanceType = useSelector(balance, (s) => s.context.balanceType);
   const available = useSelector(balance, (s) => selectBalance(s.context));
   const loggedIn = useSelector(session, (s) => s.hasTag('authenticated'));
+  // The account currency per USD at the live prices, to its power of ten: all the presets read
+  // (bet-rules.ts stakePresets), so a price tick does not re-render the panel.
+  const perUsd = useSelector(pairs, (s) => {
+    const rate = usdRateFromPrices(s.context.pairs, s.context.rates, currency)?.per_usd;
+    return rate !== undefined && rate > 0 ? 10 ** Math.round(Math.log10(rate)) : undefined;
+  });
 
   // An amount belongs to its currency: another account currency starts at its own first preset.
   useLayoutEffect(() => {
     if (currency && amountCurrency !== currency) {
-      placement.send({ type: 'orderPlacement.currencyChanged', currency });
+      placement.send({ type: 'orderPlacement.currencyChanged', currency, perUsd });
     }
-  }, [currency, amountCurrency, placement]);
+  }, [currency, amountCurrency, placement, perUsd]);
 
   const real = balanceType === 'RealBalance';
   const currencyInfo = findCurrency(currency);
@@ -75,7 +81,7 @@ export function BetPanel({ compact = false, ordersButton }: { compact?: boolean;
   const shownInField = shown?.field === 'amount' || shown?.field === 'expiry';
   const needsDeposit = real && shown?.key === 'trading.insufficient_balance';
   const win = betReturn(bet, currency, available, pair ? pair.payout_rate : null);
-  const presets = stakePresets(currency);
+  const presets = stakePresets(currency, perUsd);
   const placing = placingDirection !== null;
 
   const setAmount = (value: string) => placement.send({ type: 'orderPlacement.amountChanged', amount: value });

@@ -23,6 +23,7 @@ import { chartSummary } from '../../../machines/chart/chart.machine';
 import { selectCurrentPair } from '../../../machines/pairs/pairs.machine';
 import { EmptyState, Icon, PriceText, SegmentedControl, Skeleton } from '../../components';
 import { useFormat, useT } from '../../i18n';
+import { pairDisplayName } from '../../i18n/pair-name';
 import { useConnectionState, useModalControls } from '../../shared/hooks';
 import type { EntryLine } from './CandleChart';
 import { useChartActor, useOrdersActor, usePairsActor } from './hooks';
@@ -52,14 +53,14 @@ export function PairButton({ pair, compact = false }: { pair: Pair | null; compa
       type="button"
       className="pair-button"
       aria-haspopup="dialog"
-      aria-label={pair ? t('trading.pair_button', { pair: pair.pair_human_code, payout }) : t('trading.choose_pair')}
+      aria-label={pair ? t('trading.pair_button', { pair: pairDisplayName(t, pair), payout }) : t('trading.choose_pair')}
       onClick={() => modals.open(MODAL_IDS.pairSelector)}
       data-compact={compact || undefined}
     >
       {pair ? (
         <>
           <img className="pair-logo" src={logoSrc(pair)} alt="" width={24} height={24} />
-          <span className="pair-button-name">{pair.pair_human_code}</span>
+          <span className="pair-button-name">{pairDisplayName(t, pair)}</span>
           <span className="pair-button-payout tabular">{payout}</span>
         </>
       ) : (
@@ -169,7 +170,7 @@ export function ChartPanel() {
     pair && summary
       ? day
         ? t('trading.chart_summary', {
-            pair: pair.pair_human_code,
+            pair: pairDisplayName(t, pair),
             timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
             price: format.price(lastPrice ?? summary.last, precision),
             change: changeText === flatPrice ? changeText : `${day.change >= 0 ? '+' : '−'}${changeText}`,
@@ -177,7 +178,7 @@ export function ChartPanel() {
             period: since === null ? t('trading.change_24h_period') : t('trading.change_since', { time: since }),
           })
         : t('trading.chart_summary_price', {
-            pair: pair.pair_human_code,
+            pair: pairDisplayName(t, pair),
             timeframe: timeframe ? t(`trading.timeframes.${timeframe}`) : '',
             price: format.price(lastPrice ?? summary.last, precision),
           })

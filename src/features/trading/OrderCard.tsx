@@ -9,7 +9,6 @@
  * grey: never colour alone.
  */
 import { useId } from 'react';
-import { findCurrency } from '../../../contract/currencies';
 import type { Order } from '../../../contract/orders';
 import { liveEstimate } from '../../../machines/orders/orders.machine';
 import { DateTime, Icon, IconButton, Money, PriceText } from '../../components';
@@ -22,6 +21,11 @@ export interface OrderCardProps {
   order: Order;
   /** The latest price of the order's pair, if the feed has one. */
   price: number | undefined;
+  /**
+   * Units of the order's currency per 1 USD at the platform's live prices (the pair with USD in
+   * the feed, else the configured rate: contract/currencies.ts usdRateFromPrices).
+   */
+  perUsd: number | undefined;
   now: number;
   expanded: boolean;
   onToggle: () => void;
@@ -38,15 +42,14 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-export function OrderCard({ order, price, now, expanded, onToggle, onClose, stale }: OrderCardProps) {
+export function OrderCard({ order, price, perUsd, now, expanded, onToggle, onClose, stale }: OrderCardProps) {
   const t = useT();
   const pairName = pairDisplayName(t, order);
   const format = useFormat();
   const detailsId = useId();
   const isOpen = order.status === 'open';
   const currentPrice = isOpen ? (price ?? order.current_price) : order.close_price;
-  const rate = findCurrency(order.currency)?.rate ?? 1;
-  const estimate = isOpen && currentPrice !== null ? liveEstimate(order, currentPrice, rate) : null;
+  const estimate = isOpen && currentPrice !== null && perUsd !== undefined ? liveEstimate(order, currentPrice, perUsd) : null;
   const outcome = isOpen ? outcomeIfEndedNow(order, currentPrice) : null;
   const closedAt = order.close_time ?? order.expires_at;
   const remaining = Math.max(0, order.expires_at_ms - now);

@@ -8,6 +8,7 @@
  */
 import { useState } from 'react';
 import { useSelector } from '@xstate/react';
+import { usdRateFromPrices } from '../../../contract/currencies';
 import { listKey, totalPages, type AccountFilter, type OrdersTab } from '../../../machines/orders/orders.machine';
 import { Button, EmptyState, Pagination, SegmentedControl, SkeletonList, Tabs } from '../../components';
 import { useT } from '../../i18n';
@@ -31,6 +32,7 @@ export function OrdersPanel({ headingId }: { headingId?: string }) {
   const showingCurrent = useSelector(orders, (s) => s.context.loadedFor === listKey(s.context));
   const status = useSelector(orders, (s) => (s.matches({ signedIn: { list: 'failed' } }) ? 'failed' : s.matches({ signedIn: { list: 'loaded' } }) ? 'loaded' : 'loading'));
   const rates = useSelector(pairs, (s) => s.context.rates);
+  const pairList = useSelector(pairs, (s) => s.context.pairs);
   // Whether the trader has traded here: an order placed, settled or closed in this session.
   const placement = useOrderPlacementActor();
   const placedHere = useSelector(placement, (s) => s.context.lastOrder !== null);
@@ -88,6 +90,7 @@ export function OrdersPanel({ headingId }: { headingId?: string }) {
             key={order.order_id}
             order={order}
             price={rates[order.pair_code]}
+            perUsd={usdRateFromPrices(pairList, rates, order.currency)?.per_usd}
             now={now}
             stale={stale}
             expanded={expanded === order.order_id}

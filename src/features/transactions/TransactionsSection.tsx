@@ -13,7 +13,7 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { TRANSACTION_PAGE_SIZES, type Transaction } from '../../../contract/payments';
 import { DEFAULT_FILTERS, type TransactionFilters } from '../../../machines/transactions/transactions.machine';
-import { Button, DateTime, EmptyState, Icon, Money, Pagination, SelectField, SkeletonList, Spinner, TextField } from '../../components';
+import { Button, DateTime, EmptyState, Icon, Money, Pagination, DateField, SelectField, SkeletonList, Spinner } from '../../components';
 import { useT } from '../../i18n';
 import { useModalControls } from '../../shared/hooks';
 import { MODAL_IDS } from '../../shared/modals';
@@ -122,19 +122,17 @@ function Filters({ toolbar }: { toolbar: ReactNode }) {
             { value: 'demo', label: t('transactions.account_demo') },
           ]}
         />
-        <TextField
-          type="date"
+        <DateField
           label={t('transactions.date_from')}
           value={filters.dateFrom ?? ''}
           max={filters.dateTo ?? undefined}
-          onChange={(e) => change({ dateFrom: e.currentTarget.value || null })}
+          onChange={(iso) => change({ dateFrom: iso || null })}
         />
-        <TextField
-          type="date"
+        <DateField
           label={t('transactions.date_to')}
           value={filters.dateTo ?? ''}
           min={filters.dateFrom ?? undefined}
-          onChange={(e) => change({ dateTo: e.currentTarget.value || null })}
+          onChange={(iso) => change({ dateTo: iso || null })}
         />
       </div>
       <div className="tx-filters-actions">

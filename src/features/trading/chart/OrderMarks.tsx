@@ -20,7 +20,7 @@ import { useNow } from '../../../shared/hooks';
 import { useChild } from '../../../shared/runtime';
 import { useOrdersActor, usePairsActor } from '../hooks';
 import type { ChartLayers } from './chart-layers';
-import { countdownText, exitPrice, exitTimeMs, liveResult, ordersOnChart, settledKind, settledOnChart } from './order-marks';
+import { compactLabels, countdownText, exitPrice, exitTimeMs, liveResult, ordersOnChart, settledKind, settledOnChart } from './order-marks';
 import type { MarksLayout } from './order-marks-layer';
 import './order-marks.css';
 
@@ -69,6 +69,7 @@ function OrderMarksView({ layers, ids, price }: OrderMarksProps) {
 
   // Places: the layer computes them before each redraw; the next frame writes them.
   const elements = useRef(new Map<string, HTMLElement>());
+  const container = useRef<HTMLDivElement | null>(null);
   const pending = useRef<MarksLayout | null>(null);
   const frame = useRef(0);
   const place = useCallback(() => {
@@ -76,6 +77,11 @@ function OrderMarksView({ layers, ids, price }: OrderMarksProps) {
     const layout = pending.current;
     if (!layout) return;
     let widthsChanged = false;
+    const box = container.current;
+    if (box) {
+      const compact = compactLabels(layout.open.size, layout.width, layout.height);
+      if (compact !== box.hasAttribute('data-compact')) box.toggleAttribute('data-compact', compact);
+    }
     for (const [key, el] of elements.current) {
       const [kind, idText] = key.split(':');
       const id = Number(idText);
@@ -134,7 +140,7 @@ function OrderMarksView({ layers, ids, price }: OrderMarksProps) {
   if (shown.length === 0 && settled.length === 0) return null;
   const current = price.current;
   return (
-    <div className="chart-marks" role="list" aria-label={t('trading.marks.list')} data-testid="chart-marks">
+    <div ref={container} className="chart-marks" role="list" aria-label={t('trading.marks.list')} data-testid="chart-marks">
       {shown.map((o) => {
         const direction = o.direction === 'up' ? t('trading.up') : t('trading.down');
         const stake = format.money(o.amount, o.currency);

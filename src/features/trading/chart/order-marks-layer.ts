@@ -57,6 +57,8 @@ export interface MarksLayout {
   settled: Map<number, { x: number; y: number }>;
   /** The price pane's width (CSS px, the price scale excluded). */
   width: number;
+  /** The price pane's height (CSS px). */
+  height: number;
 }
 
 const DEFAULT_LABEL_WIDTH = 140;
@@ -153,6 +155,7 @@ export class OrderMarksLayer implements ISeriesPrimitive<Time> {
       open: new Map(this.geometry.map((g) => [g.mark.id, g.label])),
       settled: new Map(this.settledPoints.map((p) => [p.mark.id, { x: p.x, y: p.y }])),
       width,
+      height,
     });
   }
 

@@ -108,3 +108,16 @@ export function labelLeft(entryX: number | null, width: number, paneWidth: numbe
   const x = entryX === null ? paneWidth : entryX;
   return Math.max(0, Math.min(paneWidth - width, x - offset - width));
 }
+
+/** A full label's nominal width (CSS px) for `compactLabels`; a fixed figure, so the choice never flips with the labels' own widths. */
+const NOMINAL_LABEL_WIDTH = 140;
+
+/**
+ * Whether the open orders' labels collapse to direction and time (issue 26: ten orders on a
+ * phone's chart): when full labels would cover more than a fifth of the price pane. The stake
+ * and the live result stay in each label's accessible name and in the orders sheet.
+ */
+export function compactLabels(count: number, paneWidth: number, paneHeight: number): boolean {
+  if (count === 0 || paneWidth <= 0 || paneHeight <= 0) return false;
+  return count * (LABEL_HEIGHT + LABEL_GAP) * NOMINAL_LABEL_WIDTH > 0.2 * paneWidth * paneHeight;
+}
