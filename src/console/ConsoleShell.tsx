@@ -25,17 +25,19 @@ const Books = named(() => import('./areas/Books'), 'Books');
 const Risk = named(() => import('./areas/Risk'), 'Risk');
 const Operators = named(() => import('./areas/Operators'), 'Operators');
 const Audit = named(() => import('./areas/Audit'), 'Audit');
-// TODO(i27-support merge): the support center's inbox (branch i27-support owns
-// src/console/support/*). Replace this line with
-//   const SupportInbox = named(() => import('./support/SupportInbox'), 'SupportInbox');
-const SupportInbox = named(() => import('./parts/SupportPlaceholder'), 'SupportPlaceholder');
+// The support center's inbox (src/console/support): it assigns tickets to the signed-in operator.
+const SupportInboxScreen = lazy(() => import('./support/SupportInbox').then((m) => ({ default: m.SupportInbox })));
+function SupportInbox() {
+  const operator = useOperator();
+  return <SupportInboxScreen operatorId={operator?.id ?? null} />;
+}
 
 interface Area {
   path: string;
   key: string;
   /** Who sees the entry: a permission, or the support desk (support and admin). */
   allowed: ConsolePermission | 'support';
-  Screen: LazyExoticComponent<ComponentType>;
+  Screen: ComponentType;
 }
 
 export const AREAS: readonly Area[] = [

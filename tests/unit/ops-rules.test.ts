@@ -23,7 +23,7 @@ async function exported(): Promise<Set<string>> {
   const names = new Set<string>();
   for (const m of await metrics.registry.getMetricsAsJSON()) {
     names.add(m.name);
-    if (m.type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(m.name + suffix);
+    if (String(m.type) === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(m.name + suffix);
   }
   return names;
 }
