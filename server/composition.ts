@@ -44,6 +44,7 @@ import { readExposure } from './domain/orders/exposure';
 import { earliestOpenExpiry } from './domain/orders/repository';
 import { oldestWaitingWithdrawal } from './domain/payments/repository';
 import { documentsAwaitingReview } from './domain/profile/repository';
+import { ticketsAwaitingSupport } from './domain/support/repository';
 
 export interface CompositionOptions {
   /** A price feed to use instead of the embedded simulator (tests drive prices with one). */
@@ -187,6 +188,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     lastBackupAt: () => backups?.last?.at ?? lastBackupAt(backupDir),
     lastVerifiedRestoreAt: () => lastVerifiedRestoreAt(backupDir),
     ...(cluster ? { cluster: () => cluster.status() } : {}),
+    supportQueue: () => ticketsAwaitingSupport(db),
   } satisfies MetricSources);
 
   // ---- the operator console (issue 27): operators, the audit chain, four eyes --------------
@@ -204,6 +206,7 @@ export async function buildServices(base: ServerBase, options: CompositionOption
     approvals,
     market,
     mailer,
+    supportOpenCount: () => ticketsAwaitingSupport(db),
   });
 
   // ---- support center: tickets (trader) and the support inbox (operators) ----------------

@@ -101,6 +101,7 @@ describe('admin backup and restore', () => {
       expect(restore.code, `${restore.out}\n${restore.err}`).toBe(0);
       expect(restore.out).toContain('Books balance: every currency and every ledger transaction sums to zero');
       expect(restore.out).toContain('Tick chain OK');
+      expect(restore.out).toContain('Audit log OK');
 
       const restored = await openDatabase(target.into.startsWith('postgres') ? { dataDir: target.into, databaseUrl: target.into } : path.join(target.into, 'tradeterminal.db'));
       try {

@@ -100,6 +100,7 @@ describe('GET /metrics', () => {
     for (const line of books) expect(line).toMatch(/ 0$/);
     expect(text).toMatch(/tt_tick_age_seconds\{pair="EURUSD",feed="[a-z]+"\} /);
     expect(text).toMatch(/tt_queue_size\{queue="kyc"\} \d+/);
+    expect(text).toMatch(/tt_queue_size\{queue="support"\} \d+/);
     expect(text).toMatch(/tt_outbox_backlog \d+/);
     expect(text).toContain('route="/api/platform/orders/:id"');
     // No label value carries an id or a user's token.

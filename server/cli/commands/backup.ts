@@ -7,7 +7,7 @@
  *                                  Its SHA-256 is written beside it (FILE.sha256).
  *   restore FILE --into DIR|URL    check the file against its .sha256, restore it into a fresh
  *                                  directory (SQLite) or an empty PostgreSQL database, then run the
- *                                  books audit and the tick-chain verify on the restored copy.
+ *                                  books audit, the tick-chain verify and the audit-log verify on the restored copy.
  *
  * Exit codes: 0 done (every check passed), 1 a backup, restore or check failed, 2 bad usage.
  */
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { openDatabase } from '../../db';
 import { backupDatabase, BackupCheckError, markVerifiedRestore, restoreBackup } from '../../db/backup';
 import { verifyChain } from '../../domain/market/tick-chain';
+import { verifyAudit } from '../../domain/audit/service';
 import { checkBooks } from './audit';
 import { parseArgs, UsageError, type CliCommand } from './types';
 
@@ -68,6 +69,12 @@ export const restoreCommand: CliCommand = {
         failed = true;
       } else {
         cli.out(`Tick chain OK: ${chain.batches} batches, ${chain.ticks} ticks re-hashed`);
+      }
+      const audit = await verifyAudit(db);
+      if (audit.ok) cli.out(`Audit log OK: ${audit.checked} rows, the chain holds`);
+      else {
+        cli.err(`Audit log BROKEN at row #${audit.brokenId} (checked ${audit.checked} rows)`);
+        failed = true;
       }
     } finally {
       await db.destroy();

@@ -160,3 +160,13 @@ export async function inboxPage(db: DB, f: InboxFilter): Promise<{ rows: (Ticket
   const rows = await page.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
   return { rows: rows.map((r) => ({ ...r, messages: Number(r.messages ?? 0) })), total: Number(totalRow?.n ?? 0) };
 }
+
+/** Tickets waiting for the support desk (new, or the trader answered last): the queue's size. */
+export async function ticketsAwaitingSupport(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('support_tickets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', ['open', 'awaiting_support'])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
