@@ -5,10 +5,10 @@
  * en.json, imported as a part (scripts/vite-locale-part.ts) so that it is a module of its own holding only these
  * namespaces. Russian and Spanish load whole when chosen (index.tsx).
  */
-import { alerts, deposit, journal, orders, profile, shortcuts, trading, transactions, wallet, withdraw } from '../../locales/en.json?part=features';
+import { alerts, console_support, date_field, deposit, journal, orders, profile, shortcuts, support, trading, transactions, wallet, withdraw } from '../../locales/en.json?part=features';
 import { addEnglish } from './index';
 
-export const FEATURE_NAMESPACES = { profile, orders, trading, transactions, deposit, withdraw, journal, wallet, alerts, shortcuts };
+export const FEATURE_NAMESPACES = { profile, orders, trading, transactions, deposit, withdraw, journal, wallet, alerts, shortcuts, support, console_support, date_field };
 
 export function addFeatureEnglish(): void {
   addEnglish(FEATURE_NAMESPACES);

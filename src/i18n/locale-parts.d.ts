@@ -14,6 +14,9 @@ declare module '*/en.json?part=features' {
   export const wallet: Table;
   export const alerts: Table;
   export const shortcuts: Table;
+  export const support: Table;
+  export const console_support: Table;
+  export const date_field: Table;
 }
 
 declare module '*/en.json?part=legal' {

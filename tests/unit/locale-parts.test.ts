@@ -9,6 +9,7 @@ import en from '../../locales/en.json';
 import { appI18n } from '../../src/i18n';
 import { addFeatureEnglish, FEATURE_NAMESPACES } from '../../src/i18n/en-features';
 import { addLegalEnglish, LEGAL_NAMESPACES } from '../../src/i18n/en-legal';
+import { addConsoleEnglish } from '../../src/i18n/en-console';
 
 /** One key of the namespace (its first leaf). */
 function firstKey(namespace: string): string {
@@ -24,10 +25,11 @@ function firstKey(namespace: string): string {
 
 describe('English table parts', () => {
   it('keeps the feature and legal namespaces out of the first page, and has every namespace once they are added', () => {
-    const later = [...Object.keys(FEATURE_NAMESPACES), ...Object.keys(LEGAL_NAMESPACES)];
+    const later = [...Object.keys(FEATURE_NAMESPACES), ...Object.keys(LEGAL_NAMESPACES), 'console'];
     for (const namespace of later) expect(appI18n.has('en', firstKey(namespace)), namespace).toBe(false);
     addFeatureEnglish();
     addLegalEnglish();
+    addConsoleEnglish();
     for (const namespace of Object.keys(en)) expect(appI18n.has('en', firstKey(namespace)), namespace).toBe(true);
     expect(appI18n.translate('en', 'legal.privacy.title')).toBe((en.legal as { privacy: { title: string } }).privacy.title);
   });

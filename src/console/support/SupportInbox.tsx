@@ -8,6 +8,7 @@
  * (subjects, messages, names, file names) is rendered as React text, never as markup.
  */
 import { useId, useState } from 'react';
+import { addFeatureEnglish } from '../../i18n/en-features';
 import { useActorRef, useSelector } from '@xstate/react';
 import { OPERATOR_STATUSES, TICKET_CATEGORIES, TICKET_STATUSES, type ConsoleThread, type TicketMessage, type TicketStatus } from '../../../contract/support';
 import { INBOX_SORTS } from '../../../contract/support';
@@ -16,6 +17,9 @@ import { Button, DateTime, EmptyState, InfoChip, SelectField } from '../../compo
 import { useT } from '../../i18n';
 import { supportInboxLogic } from './inbox-services';
 import './SupportInbox.css';
+
+// The inbox's texts (support, console_support) live in the features' English part.
+addFeatureEnglish();
 
 type T = ReturnType<typeof useT>;
 

@@ -10,7 +10,11 @@ import { PublicTopBar, TextField } from '../../components';
 import { useT } from '../../i18n';
 import { FAQ_KEYS, faqMatches } from './support-text';
 import { SupportTickets } from './SupportTickets';
+import { addFeatureEnglish } from '../../i18n/en-features';
 import './support.css';
+
+// The Help page is public: a visitor who is not signed in has not loaded the features' English texts.
+addFeatureEnglish();
 
 function Faq({ supportEmail }: { supportEmail: string }) {
   const t = useT();
