@@ -69,7 +69,7 @@ export const REDACT_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Fastify's logger and request-id options for a level (and, in tests, a stream to capture). */
-export function loggingOptions(level: string, stream?: LogStream): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'requestIdLogLabel'> {
+export function loggingOptions(level: string, stream?: LogStream): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
   return {
     logger:
       level === 'silent'
@@ -90,7 +90,6 @@ export function loggingOptions(level: string, stream?: LogStream): Pick<FastifyS
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
-    requestIdLogLabel: 'reqId',
   };
 }
 
