@@ -6,25 +6,13 @@
  * row's hash, or whose hash is not the recomputed one, is the first broken row.
  */
 import crypto from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { AuditLogTable } from '../../db/tables/console';
 
 export const GENESIS = '0'.repeat(64);
 
-/** The fields of an audit row that its hash covers. */
-export interface AuditFields {
-  operator_id: number | null;
-  operator_name: string;
-  role: string;
-  action: string;
-  target_type: string | null;
-  target_id: string | null;
-  reason: string | null;
-  before_json: string | null;
-  after_json: string | null;
-  ip: string | null;
-  source: string;
-  os_user: string | null;
-  created_at: number;
-}
+/** The fields of an audit row that its hash covers: every column but `id`, `prev_hash` and `hash`. */
+export type AuditFields = Omit<Selectable<AuditLogTable>, 'id' | 'prev_hash' | 'hash'>;
 
 /** JSON with the keys of every object sorted, so the same value always has the same text. */
 export function canonicalJson(value: unknown): string {
