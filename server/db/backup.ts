@@ -109,15 +109,21 @@ export function postgresProgram(name: 'pg_dump' | 'pg_restore' | 'psql', env: Re
   return versions.length > 0 ? path.join(root, versions[0], 'bin', name) : name;
 }
 
+/** The longest a pg_dump or pg_restore may run before it is killed and the backup or restore fails. */
+export const PROGRAM_TIMEOUT_MS = 2 * 3_600_000;
+
 function run(program: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // A hung dump must not hold the scheduled backup (one runs at a time) forever.
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROGRAM_TIMEOUT_MS, killSignal: 'SIGKILL' });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
     child.once('error', (err) => reject(new Error(`${path.basename(program)}: ${err.message}`)));
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(program)} exited ${code}: ${stderr.trim().slice(0, 500)}`))));
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(program)} ${signal ? `was stopped (${signal}; limit ${PROGRAM_TIMEOUT_MS / 60_000} min)` : `exited ${code}`}: ${stderr.trim().slice(0, 500)}`)),
+    );
   });
 }
 
